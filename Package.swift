@@ -1,0 +1,57 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layers, bottom to top (see ARCHITECTURE.md):
+//   InvalidatingCore        the change-propagation engine, Property, batch, Invalidatable
+//   InvalidatingBinding     relays, @ReadWrite, operators, bindings, bridges       (Core)
+//   InvalidatingPlatform    HeadlessView, the render loop, UIKit/AppKit glue      (Core)
+//   InvalidatingInvalidation @ViewInvalidating and the invalidators         (Core, Platform)
+//   Invalidating            the one import: re-exports every layer and joins them
+let package = Package(
+  name: "Invalidating",
+  platforms: [.iOS(.v13), .tvOS(.v13), .macOS(.v10_15)],
+  products: [
+    .library(name: "Invalidating", targets: ["Invalidating"]),
+    .library(name: "InvalidatingCore", targets: ["InvalidatingCore"]),
+    .library(name: "InvalidatingBinding", targets: ["InvalidatingBinding"]),
+    .library(name: "InvalidatingPlatform", targets: ["InvalidatingPlatform"]),
+    .library(name: "InvalidatingInvalidation", targets: ["InvalidatingInvalidation"]),
+  ],
+  targets: [
+    .target(name: "InvalidatingCore", path: "Sources/Core"),
+    .target(
+      name: "InvalidatingBinding", dependencies: ["InvalidatingCore"], path: "Sources/Binding"),
+    .target(
+      name: "InvalidatingPlatform", dependencies: ["InvalidatingCore"], path: "Sources/Platform"),
+    .target(
+      name: "InvalidatingInvalidation",
+      dependencies: ["InvalidatingCore", "InvalidatingPlatform"],
+      path: "Sources/Invalidation"),
+    .target(
+      name: "Invalidating",
+      dependencies: [
+        "InvalidatingCore", "InvalidatingBinding", "InvalidatingPlatform",
+        "InvalidatingInvalidation",
+      ],
+      path: "Sources/Invalidating"),
+    .target(
+      name: "InvalidatingTestSupport", dependencies: ["InvalidatingCore"],
+      path: "Tests/Support"),
+    .testTarget(
+      name: "CoreTests", dependencies: ["InvalidatingCore", "InvalidatingTestSupport"],
+      path: "Tests/CoreTests"),
+    .testTarget(
+      name: "BindingTests",
+      dependencies: ["InvalidatingBinding", "InvalidatingTestSupport"],
+      path: "Tests/BindingTests"),
+    .testTarget(
+      name: "PlatformTests",
+      dependencies: ["InvalidatingPlatform", "InvalidatingTestSupport"],
+      path: "Tests/PlatformTests"),
+    .testTarget(
+      name: "InvalidationTests",
+      dependencies: ["InvalidatingInvalidation", "InvalidatingTestSupport"],
+      path: "Tests/InvalidationTests"),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,68 @@
+/// Runs `body` as one change: every write inside it takes effect at once, and every subscriber
+/// is notified once, with the latest values, when the outermost batch ends.
+///
+/// ```swift
+/// batch {
+///   count.accept(2)
+///   count.accept(3)        // subscribers run once, with 3, after the block
+/// }
+/// let answer: Int = batch { count.accept(4); return 42 }
+/// ```
+///
+/// Batches nest: an inner batch's changes are delivered when the outermost one ends. Views get
+/// each invalidation at most once per batch (see ``Invalidatable``).
+///
+/// > Important: A batch covers the writes made inside it on the thread (or task) that runs it.
+/// > Writes from other threads are neither held back nor blocked by it.
+///
+/// - Parameter body: The writes to group. Reads inside it see the new values at once.
+/// - Returns: Whatever `body` returns.
+/// - Throws: Whatever `body` throws. Changes made before the throw are still delivered.
+public func batch<Result>(_ body: () throws -> Result) rethrows -> Result {
+  let context = ThreadContext.current
+  context.batchDepth += 1
+  context.beginScope()
+  defer {
+    context.batchDepth -= 1
+    if context.batchDepth == 0 && !context.batchTouched.isEmpty { context.commitBatch() }
+    context.endScope()
+  }
+  return try body()
+}
+
+extension ThreadContext {
+  /// Queues one event per domain holding the batch's latest values, then delivers the domains
+  /// whose drainer role is free.
+  func commitBatch() {
+    var touched: ContiguousArray<AnyNode> = []
+    swap(&touched, &batchTouched)
+    batchTouchedSet.removeAll(keepingCapacity: true)
+    // Group by domain, keeping first-write order within each group.
+    var groups: [(root: Domain, nodes: [AnyNode])] = []
+    for node in touched {
+      let root = node.home.lockRoot()
+      root.lock.unlock()
+      if let index = groups.firstIndex(where: { $0.root === root }) {
+        groups[index].nodes.append(node)
+      } else {
+        groups.append((root, [node]))
+      }
+    }
+    touched.removeAll(keepingCapacity: true)
+    swap(&touched, &batchTouched)
+    for group in groups {
+      let root = group.nodes[0].home.lockRoot()
+      for (index, node) in group.nodes.enumerated() {
+        node.enqueueLatest()
+        root.enqueue(.write(node, closesEvent: index == group.nodes.count - 1), from: self)
+      }
+      if root.drainers.isEmpty {
+        root.drainers.append(id)
+        root.lock.unlock()
+        Engine.finishDrain(of: root, self)
+      } else {
+        root.lock.unlock()
+      }
+    }
+  }
+}

@@ -1,0 +1,88 @@
+/// A node whose value is computed from other nodes: the engine behind `map`, `combineLatest`,
+/// `removeDuplicates`, `filter` and `flatMapLatest`.
+///
+/// The operator supplies `compute(mode, previous)`: read the inputs with `read(mode)` and return
+/// the new value, or `nil` to keep `previous` and notify nobody (how `removeDuplicates` and
+/// `filter` hold back a change). It is called with `previous == nil` exactly once, at creation,
+/// and must return a value then.
+///
+/// A derived node is recomputed at most once per delivered change, after all of its inputs
+/// (nodes are visited in rank order), which is what makes the graph glitch-free.
+@usableFromInline
+package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
+  // Safe: `compute` is immutable and `@Sendable`; other state as for AnyNode.
+  @usableFromInline let compute: @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
+
+  /// Creates a node computed from `inputs` and attaches it to the graph.
+  ///
+  /// The domains of the inputs are merged. If another thread is delivering that domain, the
+  /// node is attached in order after the current delivery; until then its value is computed on
+  /// demand from its inputs' newest values.
+  package init(
+    inputs: [AnyNode],
+    compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
+  ) {
+    precondition(!inputs.isEmpty, "A derived node needs at least one input.")
+    self.compute = compute
+    let home = Domain.merged(inputs.map(\.home))
+    let context = ThreadContext.current
+    let initial = Self.evaluate(compute, .latest, nil, context)
+    guard let initial else {
+      preconditionFailure("A derived node's compute must return a value when previous is nil.")
+    }
+    super.init(home: home, value: initial)
+    self.inputs = ContiguousArray(inputs)
+    self.isAttached = false
+    Engine.performInOrder(in: home) { [self] in Engine.attach(self) }
+  }
+
+  @usableFromInline
+  static func evaluate(
+    _ compute: @Sendable (_ReadMode, Value?) -> Value?, _ mode: _ReadMode, _ previous: Value?,
+    _ context: ThreadContext
+  ) -> Value? {
+    compute(mode, previous)
+  }
+
+  override package func currentValue() -> Value {
+    let root = home.lockRoot()
+    if isAttached && root.unsettled == 0 {
+      let value = delivered
+      root.lock.unlock()
+      return value
+    }
+    let previous = delivered
+    root.lock.unlock()
+    let context = ThreadContext.current
+    let id = ObjectIdentifier(self)
+    precondition(
+      !context.computing.contains(id),
+      """
+      A derived value depends on itself: computing it read its own value (directly or through \
+      other derived values). Derive it from its sources instead, or break the loop with a \
+      relay that a sink writes.
+      """)
+    context.computing.append(id)
+    defer { context.computing.removeLast() }
+    return compute(.latest, previous) ?? previous
+  }
+
+  override func recompute(_ context: ThreadContext) -> Bool {
+    let id = ObjectIdentifier(self)
+    precondition(
+      !context.computing.contains(id),
+      "A derived value depends on itself: its transform read its own value while computing it.")
+    context.computing.append(id)
+    defer { context.computing.removeLast() }
+    guard let value = compute(.delivery, delivered) else { return false }
+    staged = value
+    return true
+  }
+
+  override func refresh() {
+    guard let value = compute(.delivery, delivered) else { return }
+    let root = home.lockRoot()
+    delivered = value
+    root.lock.unlock()
+  }
+}

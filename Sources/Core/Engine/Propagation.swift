@@ -1,0 +1,209 @@
+/// Scratch space for delivering one event: the rank-ordered work list and the changed nodes.
+@usableFromInline
+final class DrainSession {
+  /// Min-heap of nodes to recompute, by rank.
+  var heap: ContiguousArray<AnyNode> = []
+  /// Nodes whose value changed in this event, in the order they were computed.
+  var changed: ContiguousArray<AnyNode> = []
+  /// Sources of the event being staged.
+  @usableFromInline var sources: ContiguousArray<AnyNode> = []
+
+  func push(_ node: AnyNode) {
+    guard !node.isQueued else { return }
+    node.isQueued = true
+    heap.append(node)
+    var child = heap.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard heap[child].rank < heap[parent].rank else { break }
+      heap.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  func popMin() -> AnyNode? {
+    guard !heap.isEmpty else { return nil }
+    heap.swapAt(0, heap.count - 1)
+    let node = heap.removeLast()
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      guard left < heap.count else { break }
+      let right = left + 1
+      let smaller = right < heap.count && heap[right].rank < heap[left].rank ? right : left
+      guard heap[smaller].rank < heap[parent].rank else { break }
+      heap.swapAt(parent, smaller)
+      parent = smaller
+    }
+    node.isQueued = false
+    return node
+  }
+}
+
+extension Engine {
+  /// Delivers one event whose sources have their values staged: recompute the affected derived
+  /// nodes in rank order, commit every new value under one lock, then run the sinks.
+  /// The caller holds the drainer role.
+  /// `session.sources` holds the event's sources; the session is returned to the context.
+  @usableFromInline
+  static func deliverEvent(_ session: DrainSession, writes: Int, _ context: ThreadContext) {
+    defer { context.returnSession(session) }
+    for source in session.sources {
+      source.isChanged = true
+      session.changed.append(source)
+      for node in source.downstream { session.push(node) }
+    }
+    session.sources.removeAll(keepingCapacity: true)
+    while let node = session.popMin() {
+      guard node.recompute(context) else { continue }
+      node.isChanged = true
+      session.changed.append(node)
+      for next in node.downstream { session.push(next) }
+    }
+    let root = session.changed[0].home.lockRoot()
+    for node in session.changed { node.commit() }
+    root.unsettled -= writes
+    root.lock.unlock()
+    context.beginScope()
+    for node in session.changed {
+      node.isChanged = false
+      node.deliverCommitted(context)
+    }
+    session.changed.removeAll(keepingCapacity: true)
+    context.endScope()
+  }
+
+  /// Runs queued work until the domain's queue is empty, then gives up the drainer role.
+  @usableFromInline
+  static func finishDrain(of domain: Domain, _ context: ThreadContext) {
+    while true {
+      let root = domain.lockRoot()
+      guard !root.queue.isEmpty, root.drainers.count == 1 else {
+        // Either nothing is left, or a merge made another thread a drainer too: it goes on.
+        if let index = root.drainers.firstIndex(of: context.id) {
+          root.drainers.remove(at: index)
+        }
+        if root.drainers.isEmpty { root.reentrantWrites = 0 }
+        root.lock.unlock()
+        return
+      }
+      switch root.queue.popFirst()! {
+      case .task(let task):
+        root.lock.unlock()
+        task()
+      case .write(let first, var closes):
+        let session = context.takeSession()
+        first.stagePending()
+        session.sources.append(first)
+        while !closes, case .write(let next, let nextCloses)? = root.queue.popFirst() {
+          next.stagePending()
+          session.sources.append(next)
+          closes = nextCloses
+        }
+        root.lock.unlock()
+        deliverEvent(session, writes: session.sources.count, context)
+      }
+    }
+  }
+
+  /// Runs `change` as the drainer of `domain`: at once if the role is free (taking it) or
+  /// already this thread's, otherwise queued behind the delivery under way.
+  package static func performInOrder(in domain: Domain, _ change: @escaping @Sendable () -> Void) {
+    let context = ThreadContext.current
+    let root = domain.lockRoot()
+    if root.drainers.isEmpty {
+      root.drainers.append(context.id)
+      root.lock.unlock()
+      change()
+      finishDrain(of: domain, context)
+    } else if root.isDrained(onlyBy: context) {
+      root.lock.unlock()
+      change()
+    } else {
+      root.queue.append(.task(change))
+      root.lock.unlock()
+    }
+  }
+
+  /// Connects a new derived node to its inputs. Role.
+  static func attach<Value>(_ node: DerivedNode<Value>) {
+    let root = node.home.lockRoot()
+    var rank = 0
+    for input in node.inputs {
+      rank = max(rank, input.rank + 1)
+      input.downstream.append(node)
+      input.handles += 1
+    }
+    node.rank = rank
+    node.isAttached = true
+    let inputsCompleted = node.inputs.allSatisfy(\.isCompleted)
+    root.lock.unlock()
+    node.refresh()
+    if inputsCompleted { complete(node) }
+  }
+
+  /// Disconnects a derived node nothing refers to any more, and then any input left unused.
+  /// Role.
+  static func detach(_ node: AnyNode) {
+    var work: [AnyNode] = [node]
+    while let next = work.popLast() {
+      let root = next.home.lockRoot()
+      guard next.isAttached, next.handles == 0, !next.isSource else {
+        root.lock.unlock()
+        continue
+      }
+      next.isAttached = false
+      for input in next.inputs {
+        if let index = input.downstream.firstIndex(where: { $0 === next }) {
+          input.downstream.remove(at: index)
+        }
+        input.handles -= 1
+        if input.handles == 0 { work.append(input) }
+      }
+      root.lock.unlock()
+    }
+  }
+
+  /// Completes `node`: runs its completion handlers, releases its sinks, and completes every
+  /// downstream node whose inputs have all completed. Role.
+  static func complete(_ node: AnyNode) {
+    var work: [AnyNode] = [node]
+    while let next = work.popLast() {
+      let root = next.home.lockRoot()
+      guard !next.isCompleted else {
+        root.lock.unlock()
+        continue
+      }
+      let handlers = next.takeCompletionHandlers()
+      for candidate in next.downstream where candidate.inputs.allSatisfy(\.isCompleted) {
+        work.append(candidate)
+      }
+      let unused = next.handles == 0 && !next.isSource && next.isAttached
+      root.lock.unlock()
+      let context = ThreadContext.current
+      context.beginScope()
+      for handler in handlers { handler() }
+      context.endScope()
+      if unused { detach(next) }
+    }
+  }
+}
+
+extension AnyNode {
+  /// Counts a new reference (a Property, a subscription) that keeps this node attached.
+  package final func retainHandle() {
+    let root = home.lockRoot()
+    handles += 1
+    root.lock.unlock()
+  }
+
+  /// Drops a reference counted by `retainHandle()`; a derived node nothing refers to any more
+  /// leaves the graph, so its inputs stop computing it.
+  package final func releaseHandle() {
+    let root = home.lockRoot()
+    handles -= 1
+    let unused = handles == 0 && isAttached && !isSource
+    root.lock.unlock()
+    if unused { Engine.performInOrder(in: home) { [self] in Engine.detach(self) } }
+  }
+}

@@ -1,0 +1,105 @@
+/// A node written from outside the graph: the storage behind relays, `@ReadWrite` and
+/// `@ViewInvalidating` projections.
+@usableFromInline
+package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
+  // Safe: as for AnyNode; each field names its guard.
+
+  /// The newest value written. Lock.
+  @usableFromInline var latest: Value
+  /// Written values waiting for delivery, oldest first. Lock.
+  @usableFromInline var pending = RingBuffer<Value>()
+
+  /// Creates a source in a domain of its own.
+  package init(_ value: Value) {
+    latest = value
+    super.init(home: Domain(), value: value)
+  }
+
+  override var isSource: Bool { true }
+
+  override package func currentValue() -> Value {
+    let root = home.lockRoot()
+    defer { root.lock.unlock() }
+    return latest
+  }
+
+  /// Writes `value` and, outside a batch, delivers it to every affected sink before returning.
+  ///
+  /// Inside a batch the value is stored at once and delivered when the outermost batch ends.
+  /// While another delivery of this domain is under way (a sink writing back, or another
+  /// thread delivering) the value is stored at once and queued for that delivery.
+  ///
+  /// - Complexity: O(affected sinks + affected derived nodes); no allocation once warmed up.
+  @inlinable
+  package func write(_ value: Value) {
+    let context = ThreadContext.current
+    if context.batchDepth > 0 {
+      writeInBatch(value, context)
+      return
+    }
+    let root = home.lockRoot()
+    latest = value
+    guard root.drainers.isEmpty else {
+      pending.append(value)
+      root.unsettled += 1
+      root.enqueue(.write(self, closesEvent: true), from: context)
+      root.lock.unlock()
+      return
+    }
+    root.drainers.append(context.id)
+    if downstream.isEmpty {
+      // The common case: nothing derived, deliver straight to the sinks.
+      delivered = value
+      let entries = sinks
+      root.lock.unlock()
+      if !entries.isEmpty { run(entries, with: value, context) }
+    } else {
+      staged = value
+      root.unsettled += 1
+      root.lock.unlock()
+      let session = context.takeSession()
+      session.sources.append(self)
+      Engine.deliverEvent(session, writes: 1, context)
+    }
+    Engine.finishDrain(of: home, context)
+  }
+
+  @usableFromInline
+  func writeInBatch(_ value: Value, _ context: ThreadContext) {
+    let root = home.lockRoot()
+    latest = value
+    if context.markTouchedInBatch(self) { root.unsettled += 1 }
+    root.lock.unlock()
+  }
+
+  override func enqueueLatest() {
+    pending.append(latest)
+  }
+
+  override func stagePending() {
+    staged = pending.popFirst()
+  }
+
+  /// Ends the source: it will never change again. Its sinks are released, `values` sequences
+  /// finish, and derived nodes whose inputs have all completed complete too.
+  package func complete() {
+    Engine.performInOrder(in: home) { [self] in Engine.complete(self) }
+  }
+}
+
+extension ThreadContext {
+  /// Records that the open batch wrote `node`; returns whether this is the first such write.
+  func markTouchedInBatch(_ node: AnyNode) -> Bool {
+    let id = ObjectIdentifier(node)
+    if batchTouched.count < 16 {
+      if batchTouched.contains(where: { $0 === node }) { return false }
+    } else {
+      if batchTouchedSet.isEmpty {
+        batchTouchedSet = Set(batchTouched.lazy.map(ObjectIdentifier.init))
+      }
+      guard batchTouchedSet.insert(id).inserted else { return false }
+    }
+    batchTouched.append(node)
+    return true
+  }
+}

@@ -1,0 +1,100 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The engine's per-thread state: the open batch, the invalidation scope, and scratch space for
+/// deliveries, so that the write path allocates nothing once warmed up.
+///
+/// A `ThreadContext` is only ever touched by the thread that owns it. A synchronous `batch { }`
+/// body cannot suspend, so "the thread that runs a batch" and "the task that runs it" are the
+/// same for the batch's whole duration.
+@usableFromInline
+package final class ThreadContext {
+  /// Nesting depth of `batch { }` on this thread.
+  @usableFromInline package var batchDepth = 0
+  /// Sources written inside the open batch, in first-write order.
+  var batchTouched: ContiguousArray<AnyNode> = []
+  var batchTouchedSet: Set<ObjectIdentifier> = []
+  /// Nesting depth of invalidation scopes (batches and deliveries).
+  @usableFromInline package var scopeDepth = 0
+  /// Invalidations deferred to the end of the outermost scope, deduplicated.
+  var invalidations = PendingInvalidations()
+  /// Derived nodes whose value this thread is computing, to report a node that depends on itself.
+  var computing: ContiguousArray<ObjectIdentifier> = []
+  /// Subscriptions cancelled on this thread while their node's delivery was under way.
+  @usableFromInline var cancelledDuringDelivery: [ObjectIdentifier] = []
+  /// Reusable scratch space for drains; nested drains (a sink writing another domain) each
+  /// take their own.
+  var freeSessions: [DrainSession] = []
+
+  init() {}
+
+  /// The calling thread's context, created on first use.
+  @inlinable
+  package static var current: ThreadContext {
+    if let pointer = pthread_getspecific(threadContextKey) {
+      return Unmanaged<ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
+    }
+    return makeCurrent()
+  }
+
+  @usableFromInline
+  static func makeCurrent() -> ThreadContext {
+    let context = ThreadContext()
+    pthread_setspecific(threadContextKey, Unmanaged.passRetained(context).toOpaque())
+    return context
+  }
+
+  /// An identity for this thread in a domain's list of drainers.
+  @usableFromInline var id: ObjectIdentifier { ObjectIdentifier(self) }
+
+  @usableFromInline
+  func takeSession() -> DrainSession {
+    freeSessions.popLast() ?? DrainSession()
+  }
+
+  func returnSession(_ session: DrainSession) {
+    freeSessions.append(session)
+  }
+
+  /// Opens an invalidation scope; invalidations requested inside it run once, at its end.
+  @inlinable
+  package func beginScope() { scopeDepth += 1 }
+
+  /// Closes a scope; at the outermost end, runs the deferred invalidations in request order.
+  @inlinable
+  package func endScope() {
+    scopeDepth -= 1
+    if scopeDepth == 0 { outermostScopeEnded() }
+  }
+
+  @usableFromInline
+  func outermostScopeEnded() {
+    if !cancelledDuringDelivery.isEmpty { cancelledDuringDelivery.removeAll(keepingCapacity: true) }
+    if !invalidations.isEmpty { flushInvalidations() }
+  }
+}
+
+#if canImport(Darwin)
+  private func releaseThreadContext(_ pointer: UnsafeMutableRawPointer) {
+    Unmanaged<ThreadContext>.fromOpaque(pointer).release()
+  }
+#else
+  private func releaseThreadContext(_ pointer: UnsafeMutableRawPointer?) {
+    if let pointer { Unmanaged<ThreadContext>.fromOpaque(pointer).release() }
+  }
+#endif
+
+/// The key under which each thread keeps its `ThreadContext`; the destructor frees a thread's
+/// context when the thread exits.
+@usableFromInline
+let threadContextKey: pthread_key_t = {
+  var key = pthread_key_t()
+  let result = pthread_key_create(&key, releaseThreadContext)
+  precondition(result == 0, "pthread_key_create failed with \(result)")
+  return key
+}()

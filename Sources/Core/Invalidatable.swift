@@ -1,0 +1,98 @@
+/// An object the engine can invalidate: a view that must lay itself out again, a rendered
+/// fragment that must be redrawn, a service's cache that must be rebuilt.
+///
+/// The engine reaches an invalidatable object through ``invalidate(by:_:)``. Outside batches
+/// and deliveries the invalidation runs at once; inside them it is deferred to their end and
+/// run once per distinct invalidator, in the order first requested. That is how ten thousand
+/// writes in one `batch` cost a view one layout pass.
+///
+/// `HeadlessView`, and `UIView`/`NSView` on Apple platforms, conform. A Linux service class
+/// conforms with an empty extension and can then declare invalidating properties of its own.
+public protocol Invalidatable: AnyObject {}
+
+extension Invalidatable {
+  /// Runs `perform`, which invalidates this object in the way `invalidator` names, at once or,
+  /// inside a batch or a delivery, once at its end.
+  ///
+  /// Two requests are the same invalidation when they target the same object with invalidators
+  /// of the same type that are equal (when the type is `Equatable`); the second is dropped.
+  ///
+  /// - Parameters:
+  ///   - invalidator: What kind of invalidation this is, for deduplication.
+  ///   - perform: Performs the invalidation. Runs on the calling thread, before the outermost
+  ///     batch or delivery that was open on it returns.
+  public func invalidate<Invalidator>(
+    by invalidator: Invalidator, _ perform: @escaping () -> Void
+  ) {
+    let context = ThreadContext.current
+    guard context.scopeDepth > 0 else {
+      perform()
+      return
+    }
+    context.invalidations.add(self, InvalidationKey(invalidator), perform)
+  }
+}
+
+/// What makes two invalidation requests the same: the invalidator's type, and its value when
+/// the type is `Equatable`.
+struct InvalidationKey {
+  let type: ObjectIdentifier
+  let value: (any Equatable)?
+
+  init<Invalidator>(_ invalidator: Invalidator) {
+    type = ObjectIdentifier(Invalidator.self)
+    value = invalidator as? any Equatable
+  }
+
+  func matches(_ other: InvalidationKey) -> Bool {
+    guard type == other.type else { return false }
+    guard let value, let otherValue = other.value else { return true }
+    func equals<T: Equatable>(_ lhs: T) -> Bool { (otherValue as? T) == lhs }
+    return equals(value)
+  }
+}
+
+/// Invalidations deferred to the end of the outermost scope, in first-request order.
+struct PendingInvalidations {
+  private var entries: [(target: AnyObject, key: InvalidationKey, perform: () -> Void)] = []
+  /// Indices of entries by target, for large batches touching many objects.
+  private var byTarget: [ObjectIdentifier: [Int]] = [:]
+
+  var isEmpty: Bool { entries.isEmpty }
+
+  mutating func add(
+    _ target: AnyObject, _ key: InvalidationKey, _ perform: @escaping () -> Void
+  ) {
+    let id = ObjectIdentifier(target)
+    if entries.count < 16 {
+      if entries.contains(where: { $0.target === target && $0.key.matches(key) }) { return }
+    } else {
+      if byTarget.isEmpty {
+        for (index, entry) in entries.enumerated() {
+          byTarget[ObjectIdentifier(entry.target), default: []].append(index)
+        }
+      }
+      if let indices = byTarget[id], indices.contains(where: { entries[$0].key.matches(key) }) {
+        return
+      }
+      byTarget[id, default: []].append(entries.count)
+    }
+    entries.append((target, key, perform))
+  }
+
+  mutating func take() -> [(target: AnyObject, key: InvalidationKey, perform: () -> Void)] {
+    defer {
+      entries = []
+      byTarget = [:]
+    }
+    return entries
+  }
+}
+
+extension ThreadContext {
+  /// Runs the deferred invalidations in request order. Invalidations they request in turn run
+  /// at once (no scope is open).
+  func flushInvalidations() {
+    for entry in invalidations.take() { entry.perform() }
+  }
+}

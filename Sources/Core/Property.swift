@@ -1,0 +1,135 @@
+/// A read-only value that changes over time and tells its subscribers when it does.
+///
+/// A `Property` is how a view model shows state it alone may change: it exposes `value` and
+/// `subscribe(_:)`, never a way to write. The writer keeps the relay it was made from (a
+/// `BehaviorRelay`, or the projected value of `@ReadWrite`), or the property is derived from
+/// others with operators such as `map` and `combineLatest`.
+///
+/// ```swift
+/// let count = BehaviorRelay(0)
+/// let readOnly: Property<Int> = count.asProperty()
+/// let token = readOnly.subscribe { print($0) }   // prints 0, then every change
+/// count.accept(1)                                // prints 1 before accept returns
+/// ```
+///
+/// > Important: Every rule of the engine's contract applies: delivery is synchronous outside a
+/// > `batch`, once per batch inside one, glitch-free through derived properties, queued (not
+/// > nested) when a sink writes, and safe from any thread.
+///
+/// A property keeps its sources' storage alive, but not the objects that own them: when the
+/// relays behind a property are released, the property keeps its last value and completes.
+public final class Property<Value> {
+  @usableFromInline package let node: ValueNode<Value>
+
+  /// Wraps `node`, keeping it attached to the graph for as long as this property lives.
+  package init(node: ValueNode<Value>) {
+    self.node = node
+    node.retainHandle()
+  }
+
+  /// Creates a property that always has `value` and never changes.
+  ///
+  /// Subscribers receive `value` once and the subscription ends at once.
+  public convenience init(value: Value) {
+    let source = SourceNode(value)
+    source.isCompleted = true
+    self.init(node: source)
+  }
+
+  deinit {
+    node.releaseHandle()
+  }
+
+  /// The current value.
+  ///
+  /// Reading right after a write returns the written value, even inside a `batch` or a sink,
+  /// where the write has not been delivered yet: derived values are then computed on demand
+  /// from the newest writes.
+  ///
+  /// - Complexity: O(1) with one uncontended lock, unless a write is still waiting for
+  ///   delivery, when a derived value is recomputed from its sources.
+  @inlinable
+  public var value: Value { node.currentValue() }
+
+  /// Calls `sink` at once with the current value, then with every change, in order.
+  ///
+  /// The subscription lasts until the returned token is cancelled or released.
+  ///
+  /// - Parameter sink: Called on the thread that delivers the change (the writer's thread,
+  ///   unless another thread was already delivering this property's changes). Never called
+  ///   concurrently with itself.
+  /// - Returns: The token that keeps the subscription alive.
+  public func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> Subscription {
+    node.subscribe(emitsCurrentValue: true, sink)
+  }
+}
+
+extension Property: Sendable where Value: Sendable {}
+
+extension ValueNode {
+  /// Registers `sink`, in subscription order, and returns the token that ends it.
+  ///
+  /// - Parameters:
+  ///   - emitsCurrentValue: Whether `sink` is called at once with the value as delivered so far.
+  ///   - onCompletion: Called once when the node completes (its sources are gone), or at once
+  ///     if it already has. Not called after the subscription is cancelled.
+  package func subscribe(
+    emitsCurrentValue: Bool,
+    onCompletion: (@Sendable () -> Void)? = nil,
+    _ sink: @escaping @Sendable (Value) -> Void
+  ) -> Subscription {
+    let context = ThreadContext.current
+    let root = home.lockRoot()
+    let id = nextSinkID
+    nextSinkID += 1
+    handles += 1
+    let token = Subscription(node: self, id: id)
+    let entry = SinkEntry(id: id, sink: sink)
+    if root.drainers.isEmpty {
+      root.drainers.append(context.id)
+      let (value, completed) = register(entry, onCompletion)
+      root.lock.unlock()
+      start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
+      Engine.finishDrain(of: home, context)
+    } else if root.isDrained(onlyBy: context) {
+      let (value, completed) = register(entry, onCompletion)
+      root.lock.unlock()
+      start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
+    } else {
+      root.queue.append(
+        .task { [self] in
+          let root = home.lockRoot()
+          guard !token.isCancelled else {
+            root.lock.unlock()
+            return
+          }
+          let (value, completed) = register(entry, onCompletion)
+          root.lock.unlock()
+          start(
+            entry, value, emitsCurrentValue, completed ? onCompletion : nil, ThreadContext.current)
+        })
+      root.lock.unlock()
+    }
+    return token
+  }
+
+  /// Adds the entry unless the node has completed; returns the value to start with and
+  /// whether the node had already completed. Lock.
+  private func register(
+    _ entry: SinkEntry<Value>, _ onCompletion: (@Sendable () -> Void)?
+  ) -> (Value, completed: Bool) {
+    if isCompleted { return (delivered, true) }
+    sinks.append(entry)
+    if let onCompletion { completions.append((entry.id, onCompletion)) }
+    return (delivered, false)
+  }
+
+  /// Gives a new subscriber its first value, and its completion if the node already ended.
+  private func start(
+    _ entry: SinkEntry<Value>, _ value: Value, _ emitsCurrentValue: Bool,
+    _ completionNow: (@Sendable () -> Void)?, _ context: ThreadContext
+  ) {
+    if emitsCurrentValue { run([entry], with: value, context) }
+    completionNow?()
+  }
+}

@@ -1,0 +1,2 @@
+// The Invalidation layer: see ARCHITECTURE.md. Its public API lands with its issue.
+import InvalidatingCore
