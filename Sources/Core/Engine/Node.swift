@@ -24,8 +24,8 @@ package class AnyNode: @unchecked Sendable {
   /// Properties, subscriptions and attached downstream nodes that keep this node attached.
   /// Lock.
   final var handles = 0
-  /// Delivery scratch. Role.
-  final var isChanged = false
+  /// Whether the node's value changed in the event being delivered. Role.
+  package final var isChanged = false
   final var isQueued = false
 
   init(home: Domain) {

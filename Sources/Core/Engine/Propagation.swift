@@ -21,6 +21,16 @@ final class DrainSession {
     }
   }
 
+  /// Restores heap order after ranks changed mid-event (a `flatMapLatest` switching inputs).
+  func reorder() {
+    let nodes = heap
+    heap.removeAll(keepingCapacity: true)
+    for node in nodes {
+      node.isQueued = false
+      push(node)
+    }
+  }
+
   func popMin() -> AnyNode? {
     guard !heap.isEmpty else { return nil }
     heap.swapAt(0, heap.count - 1)
@@ -54,12 +64,16 @@ extension Engine {
       for node in source.downstream { session.push(node) }
     }
     session.sources.removeAll(keepingCapacity: true)
+    context.sessions.append(session)
     while let node = session.popMin() {
       guard node.recompute(context) else { continue }
-      node.isChanged = true
-      session.changed.append(node)
+      if !node.isChanged {
+        node.isChanged = true
+        session.changed.append(node)
+      }
       for next in node.downstream { session.push(next) }
     }
+    context.sessions.removeLast()
     let root = session.changed[0].home.lockRoot()
     for node in session.changed { node.commit() }
     root.unsettled -= writes
@@ -205,5 +219,81 @@ extension AnyNode {
     let unused = handles == 0 && isAttached && !isSource
     root.lock.unlock()
     if unused { Engine.performInOrder(in: home) { [self] in Engine.detach(self) } }
+  }
+}
+
+extension Engine {
+  /// Makes `node` computed from `newInputs` instead of its current inputs: the dynamic edge
+  /// behind `flatMapLatest`.
+  ///
+  /// Call it from the node's own `compute` in `.delivery` mode. When this thread is the only
+  /// drainer of the merged domain the switch happens at once, ranks are raised so the node
+  /// still follows its inputs, and if a new input is itself about to change in this event the
+  /// node is recomputed after it. Otherwise the switch is queued behind the delivery under way
+  /// and the node is refreshed then; until then it reads its new inputs' newest values.
+  ///
+  /// - Returns: Whether the switch happened at once.
+  @discardableResult
+  package static func switchInputs(of node: AnyNode, to newInputs: [AnyNode]) -> Bool {
+    let context = ThreadContext.current
+    let root = Domain.merged([node.home] + newInputs.map(\.home)).lockRoot()
+    guard root.isDrained(onlyBy: context) || root.drainers.isEmpty else {
+      root.queue.append(
+        .task {
+          relink(node, to: newInputs, ThreadContext.current)
+          node.refresh()
+        })
+      root.lock.unlock()
+      return false
+    }
+    root.lock.unlock()
+    relink(node, to: newInputs, context)
+    return true
+  }
+
+  /// Moves `node`'s edges to `newInputs` and restores rank order. Role.
+  private static func relink(_ node: AnyNode, to newInputs: [AnyNode], _ context: ThreadContext) {
+    let root = node.home.lockRoot()
+    let oldInputs = node.inputs
+    var released: [AnyNode] = []
+    if node.isAttached {
+      for input in oldInputs {
+        if let index = input.downstream.firstIndex(where: { $0 === node }) {
+          input.downstream.remove(at: index)
+        }
+        input.handles -= 1
+        if input.handles == 0 { released.append(input) }
+      }
+      for input in newInputs {
+        input.downstream.append(node)
+        input.handles += 1
+      }
+    }
+    node.inputs = ContiguousArray(newInputs)
+    // Raise ranks so that every node still comes after its inputs.
+    var work: [AnyNode] = [node]
+    var reranked = false
+    while let next = work.popLast() {
+      let needed = next.inputs.reduce(0) { max($0, $1.rank + 1) }
+      guard needed > next.rank else { continue }
+      next.rank = needed
+      reranked = true
+      for child in next.downstream {
+        precondition(
+          child !== node,
+          """
+          A derived value depends on itself: flatMapLatest switched to a property computed \
+          from the flatMapLatest itself. Derive the inner property from the sources instead.
+          """)
+        work.append(child)
+      }
+    }
+    let inputChangesLater = newInputs.contains { $0.isQueued }
+    root.lock.unlock()
+    if let session = context.sessions.last {
+      if reranked { session.reorder() }
+      if inputChangesLater { session.push(node) }
+    }
+    for input in released { detach(input) }
   }
 }

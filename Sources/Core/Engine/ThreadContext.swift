@@ -30,6 +30,8 @@ package final class ThreadContext {
   /// Reusable scratch space for drains; nested drains (a sink writing another domain) each
   /// take their own.
   var freeSessions: [DrainSession] = []
+  /// Sessions computing on this thread, innermost last.
+  var sessions: [DrainSession] = []
 
   init() {}
 
