@@ -15,7 +15,7 @@ public final class Recorder<Value: Sendable>: Sendable {
 
   /// A sink that appends each value it receives.
   public var sink: @Sendable (Value) -> Void {
-    { [storage] value in storage.withLock { $0.append(value) } }
+    { value in self.record(value) }
   }
 
   /// Appends `value`.

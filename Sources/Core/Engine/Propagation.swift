@@ -151,8 +151,11 @@ extension Engine {
     node.rank = rank
     node.isAttached = true
     let inputsCompleted = node.inputs.allSatisfy(\.isCompleted)
+    // The value computed at creation came from the newest writes; it only differs from what
+    // the inputs have delivered while some write is still on its way.
+    let needsRefresh = root.unsettled > 0
     root.lock.unlock()
-    node.refresh()
+    if needsRefresh { node.refresh() }
     if inputsCompleted { complete(node) }
   }
 

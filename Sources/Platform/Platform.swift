@@ -1,2 +1,0 @@
-// The Platform layer: see ARCHITECTURE.md. Its public API lands with its issue.
-import InvalidatingCore
