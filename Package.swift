@@ -52,6 +52,10 @@ let package = Package(
       name: "InvalidationTests",
       dependencies: ["InvalidatingInvalidation", "InvalidatingTestSupport"],
       path: "Tests/InvalidationTests"),
+    .testTarget(
+      name: "ReliabilityTests",
+      dependencies: ["InvalidatingCore", "InvalidatingTestSupport"],
+      path: "Tests/ReliabilityTests"),
   ],
   swiftLanguageModes: [.v6]
 )
