@@ -1,0 +1,60 @@
+/// The three passes over a view's subtree, shared by the `...IfNeeded()` methods and the
+/// render loop. Each visits only the branches marked by `propagateFlushRequest()` and returns
+/// how many views it ran its pass on.
+extension HeadlessView {
+  /// Subviews that are still subviews of the receiver: a pass may move views around, and a
+  /// view removed during a pass is no longer this tree's to flush.
+  private var dirtySubviews: [HeadlessView] {
+    subviews.filter { $0.subtreeNeedsFlush }
+  }
+
+  /// Runs `updateConstraints()` on every view of the subtree that needs it, leaves first.
+  func updateConstraintsInSubtree() -> Int {
+    guard subtreeNeedsFlush else { return 0 }
+    var count = 0
+    for subview in dirtySubviews where subview.superview === self {
+      count += subview.updateConstraintsInSubtree()
+    }
+    if needsUpdateConstraints {
+      needsUpdateConstraints = false
+      updateConstraints()
+      count += 1
+    }
+    return count
+  }
+
+  /// Runs `layoutSubviews()` on every view of the subtree that needs it, root first, so that
+  /// frames a parent sets are laid out in the same pass.
+  func layOutSubtree() -> Int {
+    guard subtreeNeedsFlush else { return 0 }
+    var count = 0
+    if needsLayout {
+      needsLayout = false
+      layoutSubviews()
+      count += 1
+    }
+    for subview in dirtySubviews where subview.superview === self {
+      count += subview.layOutSubtree()
+    }
+    return count
+  }
+
+  /// Displays every view of the subtree that needs it, root first, then clears the branch
+  /// marks of subtrees left with nothing pending.
+  func displaySubtree() -> Int {
+    guard subtreeNeedsFlush else { return 0 }
+    var count = 0
+    if needsDisplay {
+      displayIfNeeded()
+      count += 1
+    }
+    for subview in dirtySubviews where subview.superview === self {
+      count += subview.displaySubtree()
+    }
+    // Requests made during this tick stay marked for the next one.
+    subtreeNeedsFlush =
+      needsUpdateConstraints || needsLayout || needsDisplay
+      || subviews.contains { $0.subtreeNeedsFlush }
+    return count
+  }
+}
