@@ -1,0 +1,129 @@
+import InvalidatingCore
+
+extension Property {
+  /// Assigns the property's value to `object[keyPath: keyPath]` now and on every change,
+  /// holding `object` weakly.
+  ///
+  /// ```swift
+  /// viewModel.title.bind(to: label, \.text).store(in: &subscriptions)
+  /// ```
+  ///
+  /// The binding ends when the token is cancelled or released, or when `object` is released
+  /// (at the next change, it finds the object gone and ends itself). It never keeps `object`
+  /// alive, so storing the token in the object itself makes no cycle.
+  ///
+  /// > Important: The assignment runs on the thread that delivers the change. Bind an object
+  /// > that is confined to one thread (a view) only to properties written on that thread, or
+  /// > subscribe with `subscribe(on:_:)` and assign there.
+  ///
+  /// - Parameters:
+  ///   - object: The object to update. Held weakly.
+  ///   - keyPath: The property of `object` to assign.
+  /// - Returns: The token that keeps the binding alive.
+  public func bind<Object: AnyObject>(
+    to object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Value>
+  ) -> Subscription {
+    let target = _WeakTarget(object, keyPath)
+    let link = _SubscriptionLink()
+    let token = subscribe { value in
+      if !target.assign(value) { link.cancel() }
+    }
+    link.token = token
+    return token
+  }
+
+  /// Accepts every value of this property into `relay`, starting with the current one, holding
+  /// the relay weakly.
+  ///
+  /// ```swift
+  /// settings.fontSize.bind(to: $previewFontSize)
+  /// ```
+  ///
+  /// Values reach the relay in order. A binding that feeds back into its own source is legal:
+  /// the engine queues each write after the current delivery instead of nesting it.
+  ///
+  /// - Parameter relay: The relay to feed. Held weakly: the binding ends once it is released.
+  /// - Returns: The token that keeps the binding alive.
+  public func bind(to relay: BehaviorRelay<Value>) -> Subscription {
+    let target = _WeakRelay(relay)
+    let link = _SubscriptionLink()
+    let token = subscribe { value in
+      guard let relay = target.relay else { return link.cancel() }
+      relay.accept(value)
+    }
+    link.token = token
+    return token
+  }
+
+  /// Accepts every value of this property into `relay`, starting with the current one, holding
+  /// the relay weakly.
+  ///
+  /// - Parameter relay: The relay to feed. Held weakly: the binding ends once it is released.
+  /// - Returns: The token that keeps the binding alive.
+  public func bind(to relay: PublishRelay<Value>) -> Subscription {
+    let target = _WeakRelay(relay)
+    let link = _SubscriptionLink()
+    let token = subscribe { value in
+      guard let relay = target.relay else { return link.cancel() }
+      relay.accept(value)
+    }
+    link.token = token
+    return token
+  }
+}
+
+/// A weakly held object and the key path a binding assigns.
+final class _WeakTarget<Object: AnyObject, Value>: @unchecked Sendable {
+  // Safe: the fields are immutable (the weak reference is only cleared by the runtime, which
+  // does so atomically); assigning through the object happens on the delivering thread, a
+  // contract the binding documents for its caller.
+  private weak var object: Object?
+  private let keyPath: ReferenceWritableKeyPath<Object, Value>
+
+  init(_ object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Value>) {
+    self.object = object
+    self.keyPath = keyPath
+  }
+
+  /// Assigns `value`; returns `false` if the object is gone.
+  func assign(_ value: Value) -> Bool {
+    guard let object else { return false }
+    object[keyPath: keyPath] = value
+    return true
+  }
+}
+
+/// A weakly held relay.
+final class _WeakRelay<Relay: AnyObject>: @unchecked Sendable {
+  // Safe: the field is never reassigned; the runtime clears weak references atomically, and
+  // relays are safe to write from any thread.
+  private(set) weak var relay: Relay?
+
+  init(_ relay: Relay) {
+    self.relay = relay
+  }
+}
+
+/// Lets a sink end its own subscription: the token, weakly, so the sink does not keep it alive.
+final class _SubscriptionLink: @unchecked Sendable {
+  // Safe: `token` is set once, right after subscribing, under `lock`, and read under it.
+  private let lock = Lock()
+  private weak var _token: Subscription?
+
+  var token: Subscription? {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return _token
+    }
+    set {
+      lock.lock()
+      _token = newValue
+      lock.unlock()
+    }
+  }
+
+  func cancel() {
+    token?.cancel()
+  }
+}

@@ -1,0 +1,17 @@
+import InvalidatingCore
+
+extension Property {
+  /// Creates a property computed by the engine from `inputs`: the one place operators create
+  /// derived nodes.
+  ///
+  /// `compute` reads each input with `read(mode)` and returns the new value, or `nil` to keep
+  /// the previous one and notify nobody. The operator's entry point builds `compute` in its
+  /// `@inlinable` body, so the closure is specialized for the caller's types.
+  @usableFromInline
+  static func _derived(
+    from inputs: [AnyNode],
+    compute: @escaping @Sendable (_ReadMode, Value?) -> Value?
+  ) -> Property<Value> {
+    Property(node: DerivedNode(inputs: inputs, compute: compute))
+  }
+}
