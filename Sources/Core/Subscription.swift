@@ -14,7 +14,7 @@ public final class Subscription: @unchecked Sendable {
   // Safe: `isCancelled` is only read and written under the lock of the node's domain.
   let node: AnyNode
   let id: UInt64
-  var isCancelled = false
+  @exclusivity(unchecked) var isCancelled = false
 
   init(node: AnyNode, id: UInt64) {
     self.node = node

@@ -10,41 +10,42 @@
 /// (nodes are visited in rank order), which is what makes the graph glitch-free.
 @usableFromInline
 package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
-  // Safe: `compute` is immutable and `@Sendable`; other state as for AnyNode.
+  // Safe: the closures are immutable and `@Sendable`; other state as for AnyNode.
+
+  /// The operator's computation, as described above.
   @usableFromInline let compute: @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
+  /// One delivery step: compute in `.delivery` mode and stage the result. Built in the
+  /// (inlinable) initializer, so it is specialized for `Value` wherever the operator is.
+  @usableFromInline let deliveryStep: @Sendable (DerivedNode<Value>) -> Bool
 
   /// Creates a node computed from `inputs` and attaches it to the graph.
   ///
   /// The domains of the inputs are merged. If another thread is delivering that domain, the
   /// node is attached in order after the current delivery; until then its value is computed on
   /// demand from its inputs' newest values.
+  @inlinable
   package init(
     inputs: [AnyNode],
     compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
   ) {
     precondition(!inputs.isEmpty, "A derived node needs at least one input.")
-    self.compute = compute
-    let home = Domain.merged(inputs.map(\.home))
-    let context = ThreadContext.current
-    let initial = Self.evaluate(compute, .latest, nil, context)
-    guard let initial else {
+    guard let initial = compute(.latest, nil) else {
       preconditionFailure("A derived node's compute must return a value when previous is nil.")
     }
-    super.init(home: home, value: initial)
-    self.inputs = ContiguousArray(inputs)
+    self.compute = compute
+    self.deliveryStep = { node in
+      guard let value = compute(.delivery, node.delivered) else { return false }
+      node.staged = value
+      node.hasStaged = true
+      return true
+    }
+    super.init(home: Domain.merged(inputs.map(\.home)), value: initial, isSource: false)
     self.isAttached = false
-    Engine.performInOrder(in: home) { [self] in Engine.attach(self) }
+    self.inputs = ContiguousArray(inputs)
+    Engine.attachInOrder(self)
   }
 
-  @usableFromInline
-  static func evaluate(
-    _ compute: @Sendable (_ReadMode, Value?) -> Value?, _ mode: _ReadMode, _ previous: Value?,
-    _ context: ThreadContext
-  ) -> Value? {
-    compute(mode, previous)
-  }
-
-  override package func currentValue() -> Value {
+  override func pull() -> Value {
     let root = home.lockRoot()
     if isAttached && root.unsettled == 0 {
       let value = delivered
@@ -67,16 +68,8 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     return compute(.latest, previous) ?? previous
   }
 
-  override func recompute(_ context: ThreadContext) -> Bool {
-    let id = ObjectIdentifier(self)
-    precondition(
-      !context.computing.contains(id),
-      "A derived value depends on itself: its transform read its own value while computing it.")
-    context.computing.append(id)
-    defer { context.computing.removeLast() }
-    guard let value = compute(.delivery, delivered) else { return false }
-    staged = value
-    return true
+  override func recompute() -> Bool {
+    deliveryStep(self)
   }
 
   override func refresh() {

@@ -14,30 +14,39 @@
 @usableFromInline
 package final class Domain: @unchecked Sendable {
   // Safe: every mutable field is guarded by `lock`, except the ones documented as owned by the
-  // drainer role, which only the current drainer touches.
+  // drainer role, which only the current drainer touches. The same rules make every access
+  // exclusive, so stored properties opt out of dynamic exclusivity checks
+  // (`@exclusivity(unchecked)`), which would otherwise dominate the write path's cost.
   @usableFromInline let lock = Lock()
 
   /// The domain this one was merged into; guarded by `lock`.
-  @usableFromInline var forward: Domain?
+  @exclusivity(unchecked) @usableFromInline var forward: Domain?
   /// Domains merged into this one (kept one hop from the root); guarded by `lock`.
-  var absorbed: [Domain] = []
+  @exclusivity(unchecked) var absorbed: [Domain] = []
   /// The threads (their contexts) currently delivering this domain; guarded by `lock`.
-  @usableFromInline var drainers: ContiguousArray<ObjectIdentifier> = []
+  @exclusivity(unchecked) @usableFromInline var drainers = Drainers()
   /// Changes waiting for the drainer, first in, first out; guarded by `lock`.
-  var queue = RingBuffer<Event>()
+  @exclusivity(unchecked) @usableFromInline var queue = RingBuffer<Event>()
   /// Source writes whose effect on derived nodes has not been committed yet; while non-zero,
   /// derived values are read by pulling from the sources. Guarded by `lock`.
-  @usableFromInline var unsettled = 0
+  @exclusivity(unchecked) @usableFromInline var unsettled = 0
   /// Writes queued by a thread that was delivering this domain, since the domain was last idle.
-  var reentrantWrites = 0
+  @exclusivity(unchecked) @usableFromInline var reentrantWrites = 0
 
-  package init() {}
+  @usableFromInline package init() {}
 
   /// Locks the root of this domain and returns it; the caller unlocks `root.lock`.
-  @inlinable
+  @inlinable @inline(__always)
   package func lockRoot() -> Domain {
+    lock.lock()
+    if _fastPath(forward == nil) { return self }
+    return lockForwardedRoot()
+  }
+
+  /// `lockRoot()` for a domain that was merged into another: follow the forwarding chain.
+  @usableFromInline
+  func lockForwardedRoot() -> Domain {
     var domain = self
-    domain.lock.lock()
     while let next = domain.forward {
       domain.lock.unlock()
       domain = next
@@ -49,7 +58,7 @@ package final class Domain: @unchecked Sendable {
   /// Whether `context` is the only kind of drainer here: every drainer is this thread.
   /// Call with the lock held.
   func isDrained(onlyBy context: ThreadContext) -> Bool {
-    !drainers.isEmpty && drainers.allSatisfy { $0 == context.id }
+    drainers.allAre(context.id)
   }
 
   /// Queues a change for the drainer. Call with the lock held and the role taken by another
@@ -73,6 +82,46 @@ package final class Domain: @unchecked Sendable {
   }
 }
 
+/// The threads delivering a domain: almost always none or one, several only briefly after a
+/// merge of two busy domains. Kept inline so the write path touches no array.
+@usableFromInline
+struct Drainers {
+  @usableFromInline var first: ObjectIdentifier?
+  @usableFromInline var more: [ObjectIdentifier] = []
+
+  @usableFromInline init() {}
+
+  @inlinable var isEmpty: Bool { first == nil }
+  var count: Int { first == nil ? 0 : 1 + more.count }
+
+  @inlinable
+  mutating func append(_ id: ObjectIdentifier) {
+    if first == nil { first = id } else { more.append(id) }
+  }
+
+  mutating func append(contentsOf other: Drainers) {
+    if let id = other.first { append(id) }
+    for id in other.more { append(id) }
+  }
+
+  /// Removes one occurrence of `id`.
+  @usableFromInline
+  mutating func remove(_ id: ObjectIdentifier) {
+    if first == id {
+      first = more.popLast()
+    } else if let index = more.firstIndex(of: id) {
+      more.remove(at: index)
+    }
+  }
+
+  func contains(_ id: ObjectIdentifier) -> Bool { first == id || more.contains(id) }
+
+  /// Whether there is a drainer and every drainer is `id`.
+  func allAre(_ id: ObjectIdentifier) -> Bool {
+    first == id && more.allSatisfy { $0 == id }
+  }
+}
+
 /// A unit of work in a domain's queue.
 @usableFromInline
 enum Event {
@@ -87,7 +136,7 @@ extension Domain {
   /// Merges the domains of `nodes` into one and returns its root, unlocked.
   ///
   /// - Complexity: O(number of domains absorbed so far) for each merge that happens.
-  package static func merged(_ domains: [Domain]) -> Domain {
+  @usableFromInline package static func merged(_ domains: [Domain]) -> Domain {
     var root = domains[0]
     for other in domains.dropFirst() { root = union(root, other) }
     return root
@@ -121,7 +170,7 @@ extension Domain {
       survivor.absorbed.append(contentsOf: loser.absorbed)
       loser.absorbed = []
       survivor.drainers.append(contentsOf: loser.drainers)
-      loser.drainers = []
+      loser.drainers = Drainers()
       survivor.queue.append(contentsOf: &loser.queue)
       survivor.unsettled += loser.unsettled
       loser.unsettled = 0

@@ -6,55 +6,60 @@
 ///   when it writes a role field that other threads read under the lock.
 @usableFromInline
 package class AnyNode: @unchecked Sendable {
-  // Safe: see the guarding rules above; every field names its guard.
+  // Safe: see the guarding rules above; every field names its guard. Those rules make every
+  // access exclusive, hence `@exclusivity(unchecked)` (dynamic checks would dominate the cost).
 
   /// The domain this node was created in; follow `forward` to reach the current root.
   @usableFromInline package final let home: Domain
+  /// Whether this node is written directly (a source) rather than computed.
+  @usableFromInline final let isSource: Bool
   /// Topological height: sources are 0, a derived node is one more than its highest input.
   /// Role; written under the lock.
-  @usableFromInline final var rank = 0
+  @exclusivity(unchecked) @usableFromInline final var rank = 0
   /// Nodes computed from this one. Role; written under the lock.
-  @usableFromInline final var downstream: ContiguousArray<AnyNode> = []
+  @exclusivity(unchecked) @usableFromInline final var downstream: ContiguousArray<AnyNode> = []
   /// Nodes this one is computed from. Role; written under the lock.
-  package final var inputs: ContiguousArray<AnyNode> = []
+  @exclusivity(unchecked) @usableFromInline package final var inputs: ContiguousArray<AnyNode> = []
   /// Whether `downstream` of every input lists this node. Role; written under the lock.
-  @usableFromInline final var isAttached = true
+  @exclusivity(unchecked) @usableFromInline final var isAttached = true
   /// Whether this node will never change again. Role; written under the lock.
-  @usableFromInline final var isCompleted = false
+  @exclusivity(unchecked) @usableFromInline final var isCompleted = false
   /// Properties, subscriptions and attached downstream nodes that keep this node attached.
   /// Lock.
-  final var handles = 0
+  @exclusivity(unchecked) final var handles = 0
   /// Whether the node's value changed in the event being delivered. Role.
-  package final var isChanged = false
-  final var isQueued = false
+  @exclusivity(unchecked) package final var isChanged = false
+  /// Whether the node waits in the delivery's work list. Role.
+  @exclusivity(unchecked) final var isQueued = false
+  /// Whether `commit()` captured sinks for `deliverCommitted(_:)` to run. Role.
+  @exclusivity(unchecked) @usableFromInline final var hasCommittedSinks = false
 
-  init(home: Domain) {
+  @usableFromInline
+  init(home: Domain, isSource: Bool) {
     self.home = home
+    self.isSource = isSource
   }
-
-  /// Whether this node is a source (written directly rather than computed).
-  var isSource: Bool { false }
 
   // MARK: Overridden by value-carrying subclasses
 
   /// Recomputes the node's value for the event being delivered; returns whether it changed.
   /// Role, outside the lock.
-  func recompute(_ context: ThreadContext) -> Bool { false }
+  @usableFromInline func recompute() -> Bool { false }
   /// Publishes the staged value and captures the sinks to run. Role, under the lock.
-  func commit() {}
+  @usableFromInline func commit() {}
   /// Runs the sinks captured by `commit()`. Role, outside the lock.
-  func deliverCommitted(_ context: ThreadContext) {}
+  @usableFromInline func deliverCommitted(_ context: ThreadContext) {}
   /// Moves the latest value to the pending queue (a batch committing). Lock.
-  func enqueueLatest() {}
+  @usableFromInline func enqueueLatest() {}
   /// Takes the oldest pending value as the value to deliver. Role, under the lock.
-  func stagePending() {}
+  @usableFromInline func stagePending() {}
   /// Recomputes the committed value from the inputs' committed values, without notifying.
   /// Role, outside the lock.
-  func refresh() {}
+  @usableFromInline func refresh() {}
   /// Ends every subscription and returns the completion handlers to run. Role, under the lock.
-  func takeCompletionHandlers() -> [@Sendable () -> Void] { [] }
+  @usableFromInline func takeCompletionHandlers() -> [@Sendable () -> Void] { [] }
   /// Forgets a cancelled subscription; returns whether it was still registered. Lock.
-  func removeSink(id: UInt64) -> Bool { false }
+  @usableFromInline func removeSink(id: UInt64) -> Bool { false }
 }
 
 /// How a derived node reads its inputs.
@@ -67,12 +72,16 @@ public enum _ReadMode: Sendable {
 
 /// A subscription's callback, in subscription order.
 @usableFromInline
-struct SinkEntry<Value> {
+struct SinkEntry<Value>: Sendable {
   @usableFromInline let id: UInt64
   @usableFromInline let sink: @Sendable (Value) -> Void
-}
 
-extension SinkEntry: Sendable {}
+  @usableFromInline
+  init(id: UInt64, sink: @escaping @Sendable (Value) -> Void) {
+    self.id = id
+    self.sink = sink
+  }
+}
 
 /// A node that carries a value of type `Value`.
 @usableFromInline
@@ -81,46 +90,83 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
 
   /// The value every sink has been (or is being) given. Written by the role under the lock;
   /// read by the role freely and by others under the lock.
-  @usableFromInline final var delivered: Value
-  /// The value computed for the event under delivery, until committed. Role.
-  @usableFromInline final var staged: Value?
+  @exclusivity(unchecked) @usableFromInline final var delivered: Value
+  /// The value computed for the event under delivery, until committed (`hasStaged`). Role.
+  @exclusivity(unchecked) @usableFromInline final var staged: Value
+  @exclusivity(unchecked) @usableFromInline final var hasStaged = false
   /// Subscriptions, in subscription order. Lock.
-  @usableFromInline final var sinks: ContiguousArray<SinkEntry<Value>> = []
+  @exclusivity(unchecked) @usableFromInline final var sinks: ContiguousArray<SinkEntry<Value>> = []
   /// Handlers to run when the node completes. Lock.
-  final var completions: [(id: UInt64, handler: @Sendable () -> Void)] = []
+  @exclusivity(unchecked) final var completions: [(id: UInt64, handler: @Sendable () -> Void)] =
+    []
   /// Source of subscription identifiers. Lock.
-  final var nextSinkID: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline final var nextSinkID: UInt64 = 0
   /// Sinks captured at commit for the delivery under way. Role.
-  @usableFromInline final var committedSinks: ContiguousArray<SinkEntry<Value>> = []
+  @exclusivity(unchecked) @usableFromInline final var committedSinks:
+    ContiguousArray<SinkEntry<Value>> = []
 
-  init(home: Domain, value: Value) {
+  @usableFromInline
+  init(home: Domain, value: Value, isSource: Bool) {
     delivered = value
-    super.init(home: home)
+    staged = value
+    super.init(home: home, isSource: isSource)
   }
 
   /// The value for a derived node computing in `mode`.
   @inlinable
   package final func read(_ mode: _ReadMode) -> Value {
     switch mode {
-    case .delivery: return staged ?? delivered
+    case .delivery: return hasStaged ? staged : delivered
     case .latest: return currentValue()
     }
   }
 
   /// The node's current value: the newest write for a source, or the derived value computed
   /// from the newest writes. Safe from any thread.
-  @usableFromInline package func currentValue() -> Value { fatalError("subclass must override") }
+  ///
+  /// - Complexity: One uncontended lock, unless a derived value must be recomputed because a
+  ///   write is still on its way to it.
+  @inlinable
+  package final func currentValue() -> Value {
+    let domain = home
+    domain.lock.lock()
+    if _fastPath(domain.forward == nil) {
+      if isSource {
+        let value = unsafeDowncast(self, to: SourceNode<Value>.self).latest
+        domain.lock.unlock()
+        return value
+      }
+      if isAttached && domain.unsettled == 0 {
+        let value = delivered
+        domain.lock.unlock()
+        return value
+      }
+    }
+    domain.lock.unlock()
+    return pull()
+  }
+
+  /// `currentValue()` the slow way: through a forwarded domain, or by recomputing.
+  @usableFromInline
+  func pull() -> Value { fatalError("ValueNode subclasses override pull()") }
 
   override final func commit() {
-    if let value = staged.take() { delivered = value }
-    committedSinks = sinks
+    if hasStaged {
+      delivered = staged
+      hasStaged = false
+    }
+    if !sinks.isEmpty {
+      committedSinks = sinks
+      hasCommittedSinks = true
+    }
   }
 
   override final func deliverCommitted(_ context: ThreadContext) {
-    let value = delivered
-    let entries = committedSinks
-    committedSinks = []
-    run(entries, with: value, context)
+    guard hasCommittedSinks else { return }
+    hasCommittedSinks = false
+    var entries: ContiguousArray<SinkEntry<Value>> = []
+    swap(&entries, &committedSinks)
+    run(entries, with: delivered, context)
   }
 
   /// Runs `entries` in order with `value`, skipping any cancelled on this thread meanwhile.
@@ -130,10 +176,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   ) {
     context.beginScope()
     for entry in entries {
-      if !context.cancelledDuringDelivery.isEmpty,
-        context.cancelledDuringDelivery.contains(ObjectIdentifier(self)),
-        isCancelledDuringDelivery(entry.id, context)
-      {
+      if _slowPath(!context.cancelledDuringDelivery.isEmpty), wasCancelled(entry.id, context) {
         continue
       }
       entry.sink(value)
@@ -141,13 +184,10 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     context.endScope()
   }
 
+  /// Whether the sink `id` was cancelled on this thread since the delivery captured it.
   @usableFromInline
-  final func isCancelledDuringDelivery(_ id: UInt64, _ context: ThreadContext) -> Bool {
-    lockedSinkIsGone(id)
-  }
-
-  /// Whether a sink was cancelled since the delivery captured it.
-  final func lockedSinkIsGone(_ id: UInt64) -> Bool {
+  final func wasCancelled(_ id: UInt64, _ context: ThreadContext) -> Bool {
+    guard context.cancelledDuringDelivery.contains(ObjectIdentifier(self)) else { return false }
     let root = home.lockRoot()
     defer { root.lock.unlock() }
     return !sinks.contains { $0.id == id }
@@ -162,7 +202,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   }
 
   override final func removeSink(id: UInt64) -> Bool {
-    completions.removeAll { $0.id == id }
+    if !completions.isEmpty { completions.removeAll { $0.id == id } }
     guard let index = sinks.firstIndex(where: { $0.id == id }) else { return false }
     sinks.remove(at: index)
     return true

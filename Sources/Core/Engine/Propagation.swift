@@ -2,11 +2,11 @@
 @usableFromInline
 final class DrainSession {
   /// Min-heap of nodes to recompute, by rank.
-  var heap: ContiguousArray<AnyNode> = []
+  @exclusivity(unchecked) var heap: ContiguousArray<AnyNode> = []
   /// Nodes whose value changed in this event, in the order they were computed.
-  var changed: ContiguousArray<AnyNode> = []
+  @exclusivity(unchecked) var changed: ContiguousArray<AnyNode> = []
   /// Sources of the event being staged.
-  @usableFromInline var sources: ContiguousArray<AnyNode> = []
+  @exclusivity(unchecked) @usableFromInline var sources: ContiguousArray<AnyNode> = []
 
   func push(_ node: AnyNode) {
     guard !node.isQueued else { return }
@@ -51,11 +51,18 @@ final class DrainSession {
 }
 
 extension Engine {
+  /// Delivers a write to a source that has derived nodes; its value is staged. Role.
+  @usableFromInline
+  static func deliverWrite(of source: AnyNode, _ context: ThreadContext) {
+    let session = context.takeSession()
+    session.sources.append(source)
+    deliverEvent(session, writes: 1, context)
+  }
+
   /// Delivers one event whose sources have their values staged: recompute the affected derived
   /// nodes in rank order, commit every new value under one lock, then run the sinks.
-  /// The caller holds the drainer role.
   /// `session.sources` holds the event's sources; the session is returned to the context.
-  @usableFromInline
+  /// The caller holds the drainer role.
   static func deliverEvent(_ session: DrainSession, writes: Int, _ context: ThreadContext) {
     defer { context.returnSession(session) }
     for source in session.sources {
@@ -66,7 +73,7 @@ extension Engine {
     session.sources.removeAll(keepingCapacity: true)
     context.sessions.append(session)
     while let node = session.popMin() {
-      guard node.recompute(context) else { continue }
+      guard node.recompute() else { continue }
       if !node.isChanged {
         node.isChanged = true
         session.changed.append(node)
@@ -88,15 +95,27 @@ extension Engine {
   }
 
   /// Runs queued work until the domain's queue is empty, then gives up the drainer role.
-  @usableFromInline
+  @inlinable
   static func finishDrain(of domain: Domain, _ context: ThreadContext) {
+    domain.lock.lock()
+    if _fastPath(domain.forward == nil && domain.queue.isEmpty && domain.drainers.more.isEmpty) {
+      domain.drainers.first = nil
+      domain.reentrantWrites = 0
+      domain.lock.unlock()
+      return
+    }
+    domain.lock.unlock()
+    drainQueue(of: domain, context)
+  }
+
+  /// `finishDrain(of:_:)` when work is queued, or the domain was merged meanwhile.
+  @usableFromInline
+  static func drainQueue(of domain: Domain, _ context: ThreadContext) {
     while true {
       let root = domain.lockRoot()
       guard !root.queue.isEmpty, root.drainers.count == 1 else {
         // Either nothing is left, or a merge made another thread a drainer too: it goes on.
-        if let index = root.drainers.firstIndex(of: context.id) {
-          root.drainers.remove(at: index)
-        }
+        root.drainers.remove(context.id)
         if root.drainers.isEmpty { root.reentrantWrites = 0 }
         root.lock.unlock()
         return
@@ -129,7 +148,7 @@ extension Engine {
       root.drainers.append(context.id)
       root.lock.unlock()
       change()
-      finishDrain(of: domain, context)
+      finishDrain(of: root, context)
     } else if root.isDrained(onlyBy: context) {
       root.lock.unlock()
       change()
@@ -137,6 +156,12 @@ extension Engine {
       root.queue.append(.task(change))
       root.lock.unlock()
     }
+  }
+
+  /// Attaches a new derived node to its inputs, in delivery order.
+  @usableFromInline
+  static func attachInOrder<Value>(_ node: DerivedNode<Value>) {
+    performInOrder(in: node.home) { attach(node) }
   }
 
   /// Connects a new derived node to its inputs. Role.

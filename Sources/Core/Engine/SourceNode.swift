@@ -5,19 +5,18 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   // Safe: as for AnyNode; each field names its guard.
 
   /// The newest value written. Lock.
-  @usableFromInline var latest: Value
+  @exclusivity(unchecked) @usableFromInline var latest: Value
   /// Written values waiting for delivery, oldest first. Lock.
-  @usableFromInline var pending = RingBuffer<Value>()
+  @exclusivity(unchecked) @usableFromInline var pending = RingBuffer<Value>()
 
   /// Creates a source in a domain of its own.
+  @inlinable
   package init(_ value: Value) {
     latest = value
-    super.init(home: Domain(), value: value)
+    super.init(home: Domain(), value: value, isSource: true)
   }
 
-  override var isSource: Bool { true }
-
-  override package func currentValue() -> Value {
+  override func pull() -> Value {
     let root = home.lockRoot()
     defer { root.lock.unlock() }
     return latest
@@ -33,11 +32,23 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   @inlinable
   package func write(_ value: Value) {
     let context = ThreadContext.current
-    if context.batchDepth > 0 {
+    if _slowPath(context.batchDepth > 0) {
       writeInBatch(value, context)
       return
     }
-    let root = home.lockRoot()
+    let domain = home
+    domain.lock.lock()
+    if _fastPath(domain.forward == nil) {
+      write(value, lockedRoot: domain, context)
+    } else {
+      domain.lock.unlock()
+      write(value, lockedRoot: home.lockRoot(), context)
+    }
+  }
+
+  /// The body of `write(_:)`, entered with `root`'s lock held.
+  @inlinable @inline(__always)
+  func write(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
     latest = value
     guard root.drainers.isEmpty else {
       pending.append(value)
@@ -47,21 +58,24 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       return
     }
     root.drainers.append(context.id)
-    if downstream.isEmpty {
+    if _fastPath(downstream.isEmpty) {
       // The common case: nothing derived, deliver straight to the sinks.
       delivered = value
-      let entries = sinks
-      root.lock.unlock()
-      if !entries.isEmpty { run(entries, with: value, context) }
+      if sinks.isEmpty {
+        root.lock.unlock()
+      } else {
+        let entries = sinks
+        root.lock.unlock()
+        run(entries, with: value, context)
+      }
     } else {
       staged = value
+      hasStaged = true
       root.unsettled += 1
       root.lock.unlock()
-      let session = context.takeSession()
-      session.sources.append(self)
-      Engine.deliverEvent(session, writes: 1, context)
+      Engine.deliverWrite(of: self, context)
     }
-    Engine.finishDrain(of: home, context)
+    Engine.finishDrain(of: root, context)
   }
 
   @usableFromInline
@@ -77,7 +91,10 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   }
 
   override func stagePending() {
-    staged = pending.popFirst()
+    if let value = pending.popFirst() {
+      staged = value
+      hasStaged = true
+    }
   }
 
   /// Ends the source: it will never change again. Its sinks are released, `values` sequences

@@ -15,23 +15,23 @@
 @usableFromInline
 package final class ThreadContext {
   /// Nesting depth of `batch { }` on this thread.
-  @usableFromInline package var batchDepth = 0
+  @exclusivity(unchecked) @usableFromInline package var batchDepth = 0
   /// Sources written inside the open batch, in first-write order.
-  var batchTouched: ContiguousArray<AnyNode> = []
-  var batchTouchedSet: Set<ObjectIdentifier> = []
+  @exclusivity(unchecked) var batchTouched: ContiguousArray<AnyNode> = []
+  @exclusivity(unchecked) var batchTouchedSet: Set<ObjectIdentifier> = []
   /// Nesting depth of invalidation scopes (batches and deliveries).
-  @usableFromInline package var scopeDepth = 0
+  @exclusivity(unchecked) @usableFromInline package var scopeDepth = 0
   /// Invalidations deferred to the end of the outermost scope, deduplicated.
-  var invalidations = PendingInvalidations()
+  @exclusivity(unchecked) var invalidations = PendingInvalidations()
   /// Derived nodes whose value this thread is computing, to report a node that depends on itself.
-  var computing: ContiguousArray<ObjectIdentifier> = []
+  @exclusivity(unchecked) var computing: ContiguousArray<ObjectIdentifier> = []
   /// Subscriptions cancelled on this thread while their node's delivery was under way.
-  @usableFromInline var cancelledDuringDelivery: [ObjectIdentifier] = []
+  @exclusivity(unchecked) @usableFromInline var cancelledDuringDelivery: [ObjectIdentifier] = []
   /// Reusable scratch space for drains; nested drains (a sink writing another domain) each
   /// take their own.
-  var freeSessions: [DrainSession] = []
+  @exclusivity(unchecked) var freeSessions: [DrainSession] = []
   /// Sessions computing on this thread, innermost last.
-  var sessions: [DrainSession] = []
+  @exclusivity(unchecked) var sessions: [DrainSession] = []
 
   init() {}
 
