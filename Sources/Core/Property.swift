@@ -120,6 +120,7 @@ extension ValueNode {
   ) -> (Value, completed: Bool) {
     if isCompleted { return (delivered, true) }
     sinks.append(entry)
+    hasSinks = true
     if let onCompletion { completions.append((entry.id, onCompletion)) }
     return (delivered, false)
   }

@@ -31,6 +31,9 @@ package class AnyNode: @unchecked Sendable {
   @exclusivity(unchecked) package final var isChanged = false
   /// Whether the node waits in the delivery's work list. Role.
   @exclusivity(unchecked) final var isQueued = false
+  /// Whether the node has subscriptions (`sinks` is not empty), readable without knowing the
+  /// value type. Lock.
+  @exclusivity(unchecked) @usableFromInline final var hasSinks = false
   /// Whether `commit()` captured sinks for `deliverCommitted(_:)` to run. Role.
   @exclusivity(unchecked) @usableFromInline final var hasCommittedSinks = false
 
@@ -155,7 +158,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
       delivered = staged
       hasStaged = false
     }
-    if !sinks.isEmpty {
+    if hasSinks {
       committedSinks = sinks
       hasCommittedSinks = true
     }
@@ -198,6 +201,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     let handlers = completions.map(\.handler)
     completions = []
     sinks = []
+    hasSinks = false
     return handlers
   }
 
@@ -205,6 +209,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     if !completions.isEmpty { completions.removeAll { $0.id == id } }
     guard let index = sinks.firstIndex(where: { $0.id == id }) else { return false }
     sinks.remove(at: index)
+    hasSinks = !sinks.isEmpty
     return true
   }
 }

@@ -1,17 +1,28 @@
 /// Scratch space for delivering one event: the rank-ordered work list and the changed nodes.
+///
+/// Nodes are held unretained: every node reached by an event is kept alive by the graph (its
+/// inputs' `downstream` lists) or, for sources, by `sources`, and no node leaves the graph while
+/// an event is delivered (detaching is queued behind it), so reference counting here would only
+/// add cost.
 @usableFromInline
 final class DrainSession {
   /// Min-heap of nodes to recompute, by rank.
-  @exclusivity(unchecked) var heap: ContiguousArray<AnyNode> = []
+  @exclusivity(unchecked) var heap: ContiguousArray<(rank: Int, node: Unmanaged<AnyNode>)> = []
   /// Nodes whose value changed in this event, in the order they were computed.
-  @exclusivity(unchecked) var changed: ContiguousArray<AnyNode> = []
-  /// Sources of the event being staged.
+  @exclusivity(unchecked) var changed: ContiguousArray<Unmanaged<AnyNode>> = []
+  /// Sources of the event; they keep the event's sources alive until it is delivered.
   @exclusivity(unchecked) @usableFromInline var sources: ContiguousArray<AnyNode> = []
+
+  /// Queues every node computed from `node`.
+  @inline(__always)
+  func pushDownstream(of node: AnyNode) {
+    for next in node.downstream { push(next) }
+  }
 
   func push(_ node: AnyNode) {
     guard !node.isQueued else { return }
     node.isQueued = true
-    heap.append(node)
+    heap.append((node.rank, Unmanaged.passUnretained(node)))
     var child = heap.count - 1
     while child > 0 {
       let parent = (child - 1) / 2
@@ -23,18 +34,20 @@ final class DrainSession {
 
   /// Restores heap order after ranks changed mid-event (a `flatMapLatest` switching inputs).
   func reorder() {
-    let nodes = heap
+    let entries = heap
     heap.removeAll(keepingCapacity: true)
-    for node in nodes {
-      node.isQueued = false
-      push(node)
+    for entry in entries {
+      entry.node._withUnsafeGuaranteedRef { node in
+        node.isQueued = false
+        push(node)
+      }
     }
   }
 
-  func popMin() -> AnyNode? {
+  func popMin() -> Unmanaged<AnyNode>? {
     guard !heap.isEmpty else { return nil }
     heap.swapAt(0, heap.count - 1)
-    let node = heap.removeLast()
+    let node = heap.removeLast().node
     var parent = 0
     while true {
       let left = 2 * parent + 1
@@ -45,7 +58,7 @@ final class DrainSession {
       heap.swapAt(parent, smaller)
       parent = smaller
     }
-    node.isQueued = false
+    node._withUnsafeGuaranteedRef { $0.isQueued = false }
     return node
   }
 }
@@ -64,33 +77,38 @@ extension Engine {
   /// `session.sources` holds the event's sources; the session is returned to the context.
   /// The caller holds the drainer role.
   static func deliverEvent(_ session: DrainSession, writes: Int, _ context: ThreadContext) {
-    defer { context.returnSession(session) }
     for source in session.sources {
       source.isChanged = true
-      session.changed.append(source)
-      for node in source.downstream { session.push(node) }
+      session.changed.append(Unmanaged.passUnretained(source))
+      session.pushDownstream(of: source)
     }
-    session.sources.removeAll(keepingCapacity: true)
-    context.sessions.append(session)
-    while let node = session.popMin() {
-      guard node.recompute() else { continue }
-      if !node.isChanged {
-        node.isChanged = true
-        session.changed.append(node)
+    let outerSession = context.activeSession
+    context.activeSession = session
+    while let next = session.popMin() {
+      next._withUnsafeGuaranteedRef { node in
+        guard node.recompute() else { return }
+        if !node.isChanged {
+          node.isChanged = true
+          session.changed.append(next)
+        }
+        session.pushDownstream(of: node)
       }
-      for next in node.downstream { session.push(next) }
     }
-    context.sessions.removeLast()
-    let root = session.changed[0].home.lockRoot()
-    for node in session.changed { node.commit() }
+    context.activeSession = outerSession
+    let root = session.sources[0].home.lockRoot()
+    for node in session.changed { node._withUnsafeGuaranteedRef { $0.commit() } }
     root.unsettled -= writes
     root.lock.unlock()
     context.beginScope()
     for node in session.changed {
-      node.isChanged = false
-      node.deliverCommitted(context)
+      node._withUnsafeGuaranteedRef { node in
+        node.isChanged = false
+        node.deliverCommitted(context)
+      }
     }
     session.changed.removeAll(keepingCapacity: true)
+    session.sources.removeAll(keepingCapacity: true)
+    context.returnSession(session)
     context.endScope()
   }
 
@@ -152,6 +170,23 @@ extension Engine {
     } else if root.isDrained(onlyBy: context) {
       root.lock.unlock()
       change()
+    } else {
+      root.queue.append(.task(change))
+      root.lock.unlock()
+    }
+  }
+
+  /// Runs `change` as the drainer of `domain` once no event of it is being delivered: at once
+  /// if the role is free (taking it), otherwise queued, even behind this thread's own delivery.
+  /// Detaching goes this way, so no node leaves the graph in the middle of an event.
+  static func performAfterDelivery(in domain: Domain, _ change: @escaping @Sendable () -> Void) {
+    let root = domain.lockRoot()
+    if root.drainers.isEmpty {
+      let context = ThreadContext.current
+      root.drainers.append(context.id)
+      root.lock.unlock()
+      change()
+      finishDrain(of: root, context)
     } else {
       root.queue.append(.task(change))
       root.lock.unlock()
@@ -246,7 +281,7 @@ extension AnyNode {
     handles -= 1
     let unused = handles == 0 && isAttached && !isSource
     root.lock.unlock()
-    if unused { Engine.performInOrder(in: home) { [self] in Engine.detach(self) } }
+    if unused { Engine.performAfterDelivery(in: home) { [self] in Engine.detach(self) } }
   }
 }
 
@@ -318,10 +353,10 @@ extension Engine {
     }
     let inputChangesLater = newInputs.contains { $0.isQueued }
     root.lock.unlock()
-    if let session = context.sessions.last {
+    if let session = context.activeSession {
       if reranked { session.reorder() }
       if inputChangesLater { session.push(node) }
     }
-    for input in released { detach(input) }
+    for input in released { performAfterDelivery(in: input.home) { detach(input) } }
   }
 }

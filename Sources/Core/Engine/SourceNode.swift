@@ -61,7 +61,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     if _fastPath(downstream.isEmpty) {
       // The common case: nothing derived, deliver straight to the sinks.
       delivered = value
-      if sinks.isEmpty {
+      if !hasSinks {
         root.lock.unlock()
       } else {
         let entries = sinks

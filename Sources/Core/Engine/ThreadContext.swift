@@ -30,8 +30,8 @@ package final class ThreadContext {
   /// Reusable scratch space for drains; nested drains (a sink writing another domain) each
   /// take their own.
   @exclusivity(unchecked) var freeSessions: [DrainSession] = []
-  /// Sessions computing on this thread, innermost last.
-  @exclusivity(unchecked) var sessions: [DrainSession] = []
+  /// The session computing derived values on this thread, if any (its owner keeps it alive).
+  @exclusivity(unchecked) unowned(unsafe) var activeSession: DrainSession?
 
   init() {}
 
