@@ -16,6 +16,8 @@ let package = Package(
     .library(name: "InvalidatingBinding", targets: ["InvalidatingBinding"]),
     .library(name: "InvalidatingPlatform", targets: ["InvalidatingPlatform"]),
     .library(name: "InvalidatingInvalidation", targets: ["InvalidatingInvalidation"]),
+    .executable(name: "invalidating-dashboard", targets: ["invalidating-dashboard"]),
+    .executable(name: "invalidating-benchmarks", targets: ["invalidating-benchmarks"]),
   ],
   targets: [
     .target(name: "InvalidatingCore", path: "Sources/Core"),
@@ -34,6 +36,15 @@ let package = Package(
         "InvalidatingInvalidation",
       ],
       path: "Sources/Invalidating"),
+    // The demo: a terminal dashboard of this machine. Its views and view models are a library
+    // so that the end-to-end tests can drive them on recorded /proc samples.
+    .target(
+      name: "InvalidatingDashboard", dependencies: ["Invalidating"], path: "Demo/Dashboard"),
+    .executableTarget(
+      name: "invalidating-dashboard", dependencies: ["InvalidatingDashboard"],
+      path: "Demo/DashboardApp"),
+    .executableTarget(
+      name: "invalidating-benchmarks", dependencies: ["Invalidating"], path: "Benchmarks"),
     .target(
       name: "InvalidatingTestSupport", dependencies: ["InvalidatingCore"],
       path: "Tests/Support"),
@@ -52,6 +63,11 @@ let package = Package(
       name: "InvalidationTests",
       dependencies: ["InvalidatingInvalidation", "InvalidatingTestSupport"],
       path: "Tests/InvalidationTests"),
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: ["Invalidating", "InvalidatingDashboard", "InvalidatingTestSupport"],
+      path: "Tests/EndToEndTests",
+      resources: [.copy("Samples")]),
     .testTarget(
       name: "ReliabilityTests",
       dependencies: ["InvalidatingCore", "InvalidatingTestSupport"],

@@ -1,0 +1,2 @@
+// The dashboard demo's views and view models land with issue 6.
+import Invalidating

@@ -1,0 +1,1 @@
+print("invalidating-dashboard: the demo lands with issue 6.")
