@@ -1,0 +1,69 @@
+import InvalidatingCore
+
+/// The value of an invalidating property, and the source that publishes it through `$name`.
+///
+/// The source is created the first time `$name` is read: a property nobody observes holds its
+/// value and a `nil` reference, nothing more.
+@usableFromInline
+struct InvalidatingStorage<Value: Equatable> {
+  /// The property's current value.
+  @usableFromInline var value: Value
+  /// The projected property and its source, once `$name` has been read.
+  @usableFromInline var projection: InvalidatingProjection<Value>?
+
+  @usableFromInline
+  init(_ value: Value) {
+    self.value = value
+  }
+
+  /// Stores `newValue` unless it equals the current value; returns whether it did.
+  @inlinable
+  mutating func replace(with newValue: Value) -> Bool {
+    guard value != newValue else { return false }
+    value = newValue
+    return true
+  }
+
+  /// Gives the current value to `$name`'s subscribers, unless they already have it.
+  ///
+  /// Called after the invalidations ran; if one of them wrote the property again, that nested
+  /// write has published the newer value already, and publishing the older one now would
+  /// leave the subscribers behind the property.
+  @inlinable
+  func publish() {
+    projection?.publish(value)
+  }
+
+  /// The projected property, created with the current value on first use.
+  mutating func projectedProperty() -> Property<Value> {
+    if let projection { return projection.property }
+    let created = InvalidatingProjection(value)
+    projection = created
+    return created.property
+  }
+}
+
+/// The source behind `$name` and the read-only property that exposes it.
+///
+/// A class, so that the copies of a wrapper share one source; when the owner of the property
+/// is freed, the source completes and so do the subscriptions to `$name`.
+@usableFromInline
+final class InvalidatingProjection<Value: Equatable> {
+  @usableFromInline let source: SourceNode<Value>
+  let property: Property<Value>
+
+  init(_ value: Value) {
+    source = SourceNode(value)
+    property = Property(node: source)
+  }
+
+  deinit {
+    source.complete()
+  }
+
+  /// Writes `value` to the source unless it holds it already.
+  @inlinable
+  func publish(_ value: Value) {
+    if source.currentValue() != value { source.write(value) }
+  }
+}

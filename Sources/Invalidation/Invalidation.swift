@@ -1,2 +1,0 @@
-// The Invalidation layer: see ARCHITECTURE.md. Its public API lands with its issue.
-import InvalidatingCore

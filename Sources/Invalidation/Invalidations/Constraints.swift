@@ -1,0 +1,51 @@
+import InvalidatingPlatform
+
+@available(iOS, deprecated: 15.0, message: "Use UIView.Invalidations")
+@available(tvOS, deprecated: 15.0, message: "Use UIView.Invalidations")
+@available(macOS, deprecated: 12.0, message: "Use NSView.Invalidations")
+extension Invalidations {
+  /// A change that invalidates the view's constraints.
+  ///
+  /// Marks the view as needing a constraints pass: `setNeedsUpdateConstraints()` with UIKit and
+  /// on ``HeadlessView``, `needsUpdateConstraints = true` with AppKit.
+  ///
+  /// Create it with ``ViewInvalidatingType/constraints``:
+  /// `@ViewInvalidating(.constraints) var ...`.
+  ///
+  /// > Important: This is a back-port of UIKit's UIView.Invalidations.Constraints
+  /// > (AppKit's NSView.Invalidations.Constraints).
+  @available(iOS, deprecated: 15.0, renamed: "UIView.Invalidations.Constraints")
+  @available(tvOS, deprecated: 15.0, renamed: "UIView.Invalidations.Constraints")
+  @available(macOS, deprecated: 12.0, renamed: "NSView.Invalidations.Constraints")
+  public struct Constraints: ViewInvalidatingType, Sendable {
+    /// Creates the invalidation.
+    public nonisolated init() {}
+
+    /// Marks `view` as needing a constraints pass, at once.
+    ///
+    /// - Parameter view: The view to invalidate.
+    public func invalidate(view: PlatformView) {
+      #if canImport(AppKit) && !canImport(UIKit)
+        view.needsUpdateConstraints = true
+      #else
+        view.setNeedsUpdateConstraints()
+      #endif
+    }
+  }
+}
+
+@available(iOS, deprecated: 15.0, message: "Use UIView.Invalidations")
+@available(tvOS, deprecated: 15.0, message: "Use UIView.Invalidations")
+@available(macOS, deprecated: 12.0, message: "Use NSView.Invalidations")
+extension ViewInvalidatingType where Self == Invalidations.Constraints {
+  /// A change that invalidates the view's constraints.
+  ///
+  /// `@ViewInvalidating(.constraints) var ...` marks the view as needing a constraints pass
+  /// whenever the property changes.
+  ///
+  /// > Important: This is a back-port of UIKit's UIViewInvalidating.constraints.
+  @available(iOS, deprecated: 15.0, message: "UIView.Invalidating takes its own .constraints")
+  @available(tvOS, deprecated: 15.0, message: "UIView.Invalidating takes its own .constraints")
+  @available(macOS, deprecated: 12.0, message: "NSView.Invalidating takes its own .constraints")
+  public nonisolated static var constraints: Self { Self() }
+}

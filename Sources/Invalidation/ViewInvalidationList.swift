@@ -1,0 +1,131 @@
+import InvalidatingCore
+import InvalidatingPlatform
+
+/// The invalidations of one `@ViewInvalidating` property, in argument order, stored without an
+/// allocation when they are all built-in.
+///
+/// Each invalidation takes a 3-bit code in ``codes``, the first one in the lowest bits; a zero
+/// code ends the list. The built-in invalidations have codes of their own and no payload, so a
+/// property that names only them keeps an empty ``customs`` array, which Swift represents
+/// without allocating: the whole list is 16 bytes inline in the view. Any other invalidator
+/// is coded ``Code/custom`` and its value goes to ``customs``, in order. After
+/// ``slotCount`` invalidations the codes are full and every further invalidation, built-in or
+/// not, goes to ``customs``, which are run after the coded ones.
+@available(iOS, deprecated: 15.0, message: "Use UIView.Invalidating")
+@available(tvOS, deprecated: 15.0, message: "Use UIView.Invalidating")
+@available(macOS, deprecated: 12.0, message: "Use NSView.Invalidating")
+@usableFromInline
+struct ViewInvalidationList {
+  /// What each 3-bit slot of ``codes`` holds.
+  @usableFromInline
+  enum Code: UInt64 {
+    case end = 0
+    case layout
+    case display
+    case constraints
+    case intrinsicContentSize
+    case configuration
+    case restorableState
+    case custom
+  }
+
+  /// How many invalidations the codes hold: 21 slots of 3 bits in 64.
+  @usableFromInline static let slotCount = 21
+
+  /// The codes, first invalidation in the lowest three bits.
+  @usableFromInline let codes: UInt64
+  /// The invalidators that have no code of their own, in order.
+  @usableFromInline let customs: [any ViewInvalidatingType]
+
+  @inlinable
+  init<each Invalidation: ViewInvalidatingType>(_ invalidations: repeat each Invalidation) {
+    var codes: UInt64 = 0
+    var customs: [any ViewInvalidatingType] = []
+    var slot = 0
+    for invalidation in repeat each invalidations {
+      var code = Code.custom
+      if slot < Self.slotCount {
+        code = Self.code(for: type(of: invalidation))
+        codes |= code.rawValue << UInt64(3 * slot)
+        slot += 1
+      }
+      if code == .custom { customs.append(invalidation) }
+    }
+    self.codes = codes
+    self.customs = customs
+  }
+
+  /// The code of a built-in invalidation type, or ``Code/custom``.
+  @inlinable
+  static func code<Invalidation: ViewInvalidatingType>(for type: Invalidation.Type) -> Code {
+    let id = ObjectIdentifier(type)
+    if id == ObjectIdentifier(Invalidations.Layout.self) { return .layout }
+    if id == ObjectIdentifier(Invalidations.Display.self) { return .display }
+    if id == ObjectIdentifier(Invalidations.Constraints.self) { return .constraints }
+    if id == ObjectIdentifier(Invalidations.IntrinsicContentSize.self) {
+      return .intrinsicContentSize
+    }
+    #if canImport(UIKit)
+      if id == ObjectIdentifier(Invalidations.Configuration.self) { return .configuration }
+    #elseif canImport(AppKit)
+      if id == ObjectIdentifier(Invalidations.RestorableState.self) { return .restorableState }
+    #endif
+    return .custom
+  }
+
+  /// Requests every invalidation from `view`, in order, through the engine: at once outside
+  /// batches and deliveries, once each at their end inside them.
+  @MainActor @inlinable
+  func invalidate(_ view: PlatformView) {
+    var remaining = codes
+    var nextCustom = 0
+    while remaining != 0 {
+      switch Code(rawValue: remaining & 0b111) ?? .custom {
+      case .layout: Self.request(Invalidations.Layout(), from: view)
+      case .display: Self.request(Invalidations.Display(), from: view)
+      case .constraints: Self.request(Invalidations.Constraints(), from: view)
+      case .intrinsicContentSize: Self.request(Invalidations.IntrinsicContentSize(), from: view)
+      case .configuration, .restorableState: Self.requestPlatformSpecific(remaining, from: view)
+      case .custom:
+        Self.requestCustom(customs[nextCustom], from: view)
+        nextCustom += 1
+      case .end: break  // never: the codes are contiguous
+      }
+      remaining >>= 3
+    }
+    while nextCustom < customs.count {
+      Self.requestCustom(customs[nextCustom], from: view)
+      nextCustom += 1
+    }
+  }
+
+  /// Requests the platform's own built-in invalidation coded in the low bits of `codes`.
+  @MainActor @usableFromInline
+  static func requestPlatformSpecific(_ codes: UInt64, from view: PlatformView) {
+    #if canImport(UIKit)
+      if codes & 0b111 == Code.configuration.rawValue {
+        request(Invalidations.Configuration(), from: view)
+      }
+    #elseif canImport(AppKit)
+      if codes & 0b111 == Code.restorableState.rawValue {
+        request(Invalidations.RestorableState(), from: view)
+      }
+    #endif
+  }
+
+  /// Requests a custom invalidation under its own type, so that the engine tells it apart
+  /// from the others.
+  @MainActor @inlinable
+  static func requestCustom(_ invalidation: any ViewInvalidatingType, from view: PlatformView) {
+    request(invalidation, from: view)
+  }
+
+  /// Asks the engine to run `invalidation` on `view`, deduplicated by its type (and value, when
+  /// it is `Equatable`) inside batches.
+  @MainActor @inlinable
+  static func request<Invalidation: ViewInvalidatingType>(
+    _ invalidation: Invalidation, from view: PlatformView
+  ) {
+    view.invalidate(by: invalidation) { invalidation.invalidate(view: view) }
+  }
+}
