@@ -1,0 +1,73 @@
+/// The command line of `invalidating-dashboard`.
+public struct DashboardOptions: Hashable, Sendable {
+  /// How many frames to draw before exiting, when not live.
+  public var frames = 5
+  /// Seconds between readings.
+  public var interval = 1.0
+  /// Whether to run full-screen until `q` is pressed.
+  public var live = false
+  /// The directory to read instead of `/proc`: a recorded copy, for example.
+  public var procPath = "/proc"
+  /// Whether to use simulated readings even where `/proc` is readable.
+  public var simulated = false
+  /// Whether to print the usage and exit.
+  public var help = false
+
+  /// The options with every default.
+  public init() {}
+
+  /// The text `--help` prints.
+  public static let usage = """
+    usage: invalidating-dashboard [--frames N] [--interval SECONDS] [--live] [--proc PATH]
+                                  [--simulated]
+
+    A terminal dashboard of this machine (CPU per core, memory, load, busiest processes),
+    drawn by views bound to a view model: only the panels whose inputs changed are redrawn.
+    On exit it prints what the engine did: writes, invalidations and renders.
+
+      --frames N          frames to draw before exiting (default 5)
+      --interval SECONDS  time between readings (default 1)
+      --live              full screen, redrawing until q is pressed
+      --proc PATH         read PATH instead of /proc (a recorded copy of it)
+      --simulated         use made-up readings
+    """
+
+  /// Why a command line was refused.
+  public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was wrong, in a sentence.
+    public var description: String
+  }
+
+  /// Parses the arguments that follow the program's name.
+  ///
+  /// - Parameter arguments: The arguments, such as `["--frames", "3"]`.
+  /// - Throws: ``UsageError`` for an unknown option or a bad value.
+  public init(parsing arguments: [String]) throws(UsageError) {
+    var remaining = arguments[...]
+    func value(of option: String) throws(UsageError) -> String {
+      guard let value = remaining.popFirst() else {
+        throw UsageError(description: "\(option) needs a value")
+      }
+      return value
+    }
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "--frames":
+        guard let frames = Int(try value(of: argument)), frames > 0 else {
+          throw UsageError(description: "--frames needs a positive whole number")
+        }
+        self.frames = frames
+      case "--interval":
+        guard let interval = Double(try value(of: argument)), interval >= 0 else {
+          throw UsageError(description: "--interval needs a number of seconds, 0 or more")
+        }
+        self.interval = interval
+      case "--live": live = true
+      case "--proc": procPath = try value(of: argument)
+      case "--simulated": simulated = true
+      case "--help", "-h": help = true
+      default: throw UsageError(description: "unknown option \(argument)")
+      }
+    }
+  }
+}

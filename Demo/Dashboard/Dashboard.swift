@@ -1,2 +1,0 @@
-// The dashboard demo's views and view models land with issue 6.
-import Invalidating

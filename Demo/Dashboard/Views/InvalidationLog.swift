@@ -1,0 +1,44 @@
+import Invalidating
+
+/// What the dashboard's views were asked to do and did: every invalidation request that reached
+/// a view, and every render, in order.
+///
+/// The views report to it from their overrides of `setNeedsLayout()`, `setNeedsDisplay()`,
+/// `invalidateIntrinsicContentSize()` and `render()`, so it counts what the engine actually
+/// delivered after deduplication, not what the bindings asked for.
+@MainActor
+public final class InvalidationLog {
+  /// One entry of the log.
+  public struct Entry: Hashable, Sendable, CustomStringConvertible {
+    /// What happened: `layout`, `display` or `intrinsicContentSize` for a request, `render`
+    /// for a display pass.
+    public var event: String
+    /// The name of the view it happened to.
+    public var view: String
+
+    /// `"<event> <view>"`.
+    public var description: String { "\(event) \(view)" }
+  }
+
+  /// Everything logged since the log was created or last cleared, oldest first.
+  public private(set) var entries: [Entry] = []
+
+  /// Creates an empty log.
+  public init() {}
+
+  /// Records that `event` happened to the view named `view`.
+  public func record(_ event: String, _ view: String) {
+    entries.append(Entry(event: event, view: view))
+  }
+
+  /// The invalidation requests logged: every entry but renders.
+  public var invalidations: [Entry] { entries.filter { $0.event != "render" } }
+
+  /// The names of the views that rendered, in order.
+  public var renders: [String] { entries.filter { $0.event == "render" }.map(\.view) }
+
+  /// Forgets every entry.
+  public func removeAll() {
+    entries.removeAll()
+  }
+}

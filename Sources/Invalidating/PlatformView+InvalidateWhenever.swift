@@ -1,0 +1,81 @@
+import InvalidatingCore
+import InvalidatingInvalidation
+import InvalidatingPlatform
+
+extension PlatformView {
+  /// Invalidates the view in the given ways whenever `property` changes, without storing a
+  /// copy of its value.
+  ///
+  /// Use it for a view that reads a view model's state when it draws or lays out, rather than
+  /// keeping a `@ViewInvalidating` copy of it:
+  ///
+  /// ```swift
+  /// final class LoadView: PlatformView {
+  ///   let model: LoadViewModel
+  ///   override func render() -> String { model.summary.value }
+  /// }
+  /// loadView.invalidate(.display, whenever: model.summary).store(in: &subscriptions)
+  /// ```
+  ///
+  /// Each change requests the invalidations in argument order, as `@ViewInvalidating` does,
+  /// and with the same deduplication: inside a `batch` (or one delivery of the engine) the view
+  /// gets each invalidation at most once. The property's current value invalidates nothing;
+  /// only later changes do. Every change counts, equal or not: put `removeDuplicates()` before
+  /// it to skip repeats.
+  ///
+  /// The subscription ends when the token is cancelled or released, or when the view is
+  /// released (at the next change). It never keeps the view alive.
+  ///
+  /// > Important: Invalidations run on the main actor. A change written on the main thread
+  /// > invalidates before the write returns (or when its batch ends); one written on another
+  /// > thread invalidates later, on the main actor, once per burst.
+  ///
+  /// - Parameters:
+  ///   - invalidations: What a change invalidates, in the order to request it: `.layout`,
+  ///     `.display`, `.constraints`, `.intrinsicContentSize`, or your own
+  ///     ``ViewInvalidatingType``.
+  ///   - property: The property whose changes invalidate the view.
+  /// - Returns: The token that keeps the subscription alive.
+  public func invalidate<each Invalidation: ViewInvalidatingType, Value>(
+    _ invalidations: repeat each Invalidation, whenever property: Property<Value>
+  ) -> Subscription {
+    var list: [any ViewInvalidatingType] = []
+    for invalidation in repeat each invalidations { list.append(invalidation) }
+    let target = _ViewInvalidationTarget(self, list)
+    let inbox = _MainActorInbox<Void> { _ in target.invalidate() }
+    let token = property.node.subscribe(emitsCurrentValue: false) { _ in inbox.receive(()) }
+    target.token = token
+    return token
+  }
+}
+
+/// A weakly held view and the invalidations to request from it, used on the main actor only.
+@MainActor
+final class _ViewInvalidationTarget {
+  private weak var view: PlatformView?
+  private let invalidations: [any ViewInvalidatingType]
+  /// The subscription's token, to end it once the view is gone. Weak: the caller owns it.
+  weak var token: Subscription?
+
+  init(_ view: PlatformView, _ invalidations: [any ViewInvalidatingType]) {
+    self.view = view
+    self.invalidations = invalidations
+  }
+
+  /// Requests every invalidation in order, or ends the subscription if the view is gone.
+  func invalidate() {
+    guard let view else {
+      token?.cancel()
+      return
+    }
+    for invalidation in invalidations { Self.request(invalidation, from: view) }
+  }
+
+  /// Requests one invalidation under its own type, so that the engine deduplicates it with
+  /// the same invalidation requested by `@ViewInvalidating` properties.
+  private static func request<Invalidation: ViewInvalidatingType>(
+    _ invalidation: Invalidation, from view: PlatformView
+  ) {
+    view.invalidate(by: invalidation) { invalidation.invalidate(view: view) }
+  }
+}
