@@ -36,6 +36,13 @@ public struct DashboardOptions: Hashable, Sendable {
   public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was wrong, in a sentence.
     public var description: String
+
+    /// Describes what was wrong.
+    ///
+    /// - Parameter description: What was wrong, in a sentence.
+    public init(description: String) {
+      self.description = description
+    }
   }
 
   /// Parses the arguments that follow the program's name.

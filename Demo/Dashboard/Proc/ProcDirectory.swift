@@ -24,6 +24,13 @@ public struct ProcDirectory: Hashable, Sendable {
     /// The file that could not be read or parsed.
     public var path: String
 
+    /// Names the file that could not be read or parsed.
+    ///
+    /// - Parameter path: The file's path.
+    public init(path: String) {
+      self.path = path
+    }
+
     /// A sentence naming the file.
     public var description: String { "cannot read \(path)" }
   }

@@ -1,0 +1,87 @@
+import Invalidating
+import InvalidatingDashboard
+import Testing
+
+/// The demo, end to end, on recorded readings: what each frame redraws, the final screen, and
+/// the statistics it prints.
+@MainActor
+@Suite struct DashboardTests {
+  @Test func threeFramesRedrawOnlyThePanelsWhoseInputsChanged() throws {
+    let dashboard = Dashboard()
+    dashboard.prime(with: try Samples.snapshot(1))
+    let frames = try (2...4).map { dashboard.show(try Samples.snapshot($0)).redrawn }
+    #expect(
+      frames == [
+        ["header", "cpu", "memory", "processes"],
+        ["header", "cpu", "processes"],
+        ["memory", "processes"],
+      ])
+  }
+
+  @Test func theDemoRunForThreeFramesOnRecordedInputEndsOnThisScreen() {
+    var output: [String] = []
+    var pauses: [Double] = []
+    var options = DashboardOptions()
+    options.frames = 3
+    let statistics = DashboardRunner.run(
+      options: options, source: Samples.source(), pause: { pauses.append($0) },
+      output: { output.append($0) })
+
+    #expect(pauses == [1, 1, 1])
+    #expect(output.count == 4)
+    let screen = output[2].split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(screen.dropFirst().dropLast().allSatisfy { $0.count == 80 })
+    #expect(
+      screen.map(Self.trimmingTrailingSpaces) == [
+        "frame 3/3 · redrew memory, processes",
+        "vm · 2 cores · load 1.88 0.91 0.42                        invalidating-dashboard",
+        "",
+        "CPU                                     Memory",
+        "cpu0 ██████████████████████████ 100%    used       0.6 GiB of 23.5 GiB",
+        "cpu1 ██████████████████████████ 100%               ░░░░░░░░░░░░░░░░░░░░   2%",
+        "all  ██████████████████████████ 100%    available  23.0 GiB",
+        "                                        cache      1.2 GiB",
+        "",
+        "Top processes",
+        "    PID  NAME             S     CPU%     MEMORY",
+        "  21027  InvalidatingPac  S     60.0     25 MiB",
+        "  21020  swift-frontend   R     14.2    132 MiB",
+        "  20994  swift-frontend   R     12.9    153 MiB",
+        "  20464  swift-frontend   R     12.4    136 MiB",
+        "  20993  swift-frontend   Z     11.6      0 KiB",
+        "",
+      ])
+    #expect(statistics.frames == 3)
+    #expect(statistics.writes == 24)
+    #expect(statistics.renders == 10)
+    #expect(statistics.panelRenders == 9)
+    #expect(output[3].hasPrefix("invalidating-dashboard: 3 frames from recorded, 1.0 s apart\n"))
+  }
+
+  @Test func aDirectoryThatIsNotProcFallsBackToSimulatedReadings() {
+    var options = DashboardOptions()
+    options.procPath = "/nonexistent"
+    let (source, notice) = DashboardRunner.source(for: options)
+    #expect(source.name == "simulated")
+    #expect(notice == "cannot read /nonexistent/stat: using simulated readings")
+  }
+
+  @Test func optionsAreParsedAndBadOnesRefused() throws {
+    let options = try DashboardOptions(parsing: ["--frames", "3", "--interval", "0.5", "--live"])
+    #expect(options.frames == 3)
+    #expect(options.interval == 0.5)
+    #expect(options.live)
+    #expect(throws: DashboardOptions.UsageError(description: "unknown option --fast")) {
+      try DashboardOptions(parsing: ["--fast"])
+    }
+    #expect(throws: DashboardOptions.UsageError(description: "--frames needs a value")) {
+      try DashboardOptions(parsing: ["--frames"])
+    }
+  }
+
+  private static func trimmingTrailingSpaces(_ line: Substring) -> String {
+    var line = line
+    while line.last == " " { line.removeLast() }
+    return String(line)
+  }
+}
