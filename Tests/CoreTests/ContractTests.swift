@@ -13,13 +13,17 @@ struct ContractTests {
     let source = SourceNode(0)
     let doubled = derive(source) { $0 * 2 }
     let seen = Recorder<Int>()
+    let seenDirectly = Recorder<Int>()
     let token = doubled.subscribe(seen.sink)
+    let direct = source.subscribe(seenDirectly.sink)
     source.write(5)
     // Every affected sink has run before write returns, and reads see the new value.
     #expect(seen.values == [0, 10])
+    #expect(seenDirectly.values == [0, 5])
     #expect(source.currentValue() == 5)
     #expect(doubled.currentValue() == 10)
     token.cancel()
+    direct.cancel()
   }
 
   @Test("Rule 2: batching delivers once, with the latest value, after the outermost batch")
