@@ -25,19 +25,28 @@ extension Property {
   public func flatMapLatest<Inner>(
     _ transform: @escaping @Sendable (Value) -> Property<Inner>
   ) -> Property<Inner> {
-    // The outer map computes the inner property once per change, glitch-free and in order; the
-    // switching node follows whichever inner property the map currently holds.
-    let inners = map(transform)
-    let outer = inners.node
-    let first = outer.read(.latest)
-    let link = _SwitchLink(following: first.node)
-    let result = Property<Inner>._derived(from: [outer, first.node]) { mode, _ in
-      let inner = outer.read(mode)
-      guard mode == .delivery else { return inner.node.read(.latest) }
-      guard link.needsSwitch(to: inner.node), let node = link.owner else {
+    let outer = node
+    let link = _SwitchLink(following: transform(outer.read(.latest)))
+    let result = Property<Inner>._derived(from: [outer, link.current.node]) { mode, previous in
+      guard previous != nil else { return link.current.node.read(.latest) }
+      guard mode == .delivery else {
+        // An on-demand read while a write waits for delivery: follow the newest outer value
+        // without switching; the delivery will switch.
+        return transform(outer.read(.latest)).node.read(.latest)
+      }
+      // Switch once per change of `outer`; a second computation in the same event (the new
+      // inner property changed too) finds this node already changed and just reads.
+      guard outer.isChanged, let owner = link.owner, !owner.isChanged else {
+        return link.current.node.read(.delivery)
+      }
+      let inner = transform(outer.read(.delivery))
+      // The previous inner property is released at the end of this closure: after the switch,
+      // and outside the engine's lock (its release takes that lock).
+      guard let previousInner = link.replace(with: inner) else {
         return inner.node.read(.delivery)
       }
-      let switchedNow = Engine.switchInputs(of: node, to: [outer, inner.node])
+      let switchedNow = Engine.switchInputs(of: owner, to: [outer, inner.node])
+      withExtendedLifetime(previousInner) {}
       return switchedNow ? inner.node.read(.delivery) : inner.node.read(.latest)
     }
     link.owner = result.node
@@ -45,19 +54,25 @@ extension Property {
   }
 }
 
-/// The switching node's record of the inner node it follows.
+/// The switching node's record of the inner property it follows, which it keeps alive.
 ///
-/// Read and written by the domain's drainer role when the node computes in `.delivery` mode,
-/// and by the creating thread before the node is returned; the lock orders the two.
-@usableFromInline
-final class _SwitchLink: @unchecked Sendable {
+/// Written by the domain's drainer role when the node computes in `.delivery` mode, and by the
+/// creating thread before the node is returned; the lock orders the two.
+final class _SwitchLink<Inner>: @unchecked Sendable {
   // Safe: both fields are only touched while `lock` is held.
   private let lock = Lock()
-  private var followed: AnyNode
+  private var _current: Property<Inner>
   private weak var _owner: AnyNode?
 
-  init(following node: AnyNode) {
-    followed = node
+  init(following inner: Property<Inner>) {
+    _current = inner
+  }
+
+  /// The inner property followed now.
+  var current: Property<Inner> {
+    lock.lock()
+    defer { lock.unlock() }
+    return _current
   }
 
   /// The switching node, once created; weak because the node's compute holds this link.
@@ -74,13 +89,14 @@ final class _SwitchLink: @unchecked Sendable {
     }
   }
 
-  /// Records `node` as the followed inner node; returns whether it differs from the previous
-  /// one and the owner exists to switch.
-  func needsSwitch(to node: AnyNode) -> Bool {
+  /// Follows `inner` from now on; returns the property followed until now, or `nil` if it is
+  /// the same node (nothing to switch). The caller releases the returned property.
+  func replace(with inner: Property<Inner>) -> Property<Inner>? {
     lock.lock()
     defer { lock.unlock() }
-    guard followed !== node, _owner != nil else { return false }
-    followed = node
-    return true
+    guard _current.node !== inner.node else { return nil }
+    let previous = _current
+    _current = inner
+    return previous
   }
 }
