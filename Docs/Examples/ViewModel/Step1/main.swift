@@ -1,6 +1,7 @@
 import Invalidating
 
-// A relay holds the current value and tells its subscribers about every new one.
+// A relay holds the current value and tells its subscribers about
+// every new one.
 let username = BehaviorRelay("")
 
 let token = username.subscribe { name in

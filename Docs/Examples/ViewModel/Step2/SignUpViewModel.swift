@@ -1,6 +1,7 @@
 import Invalidating
 
-/// The state of a sign-up form: what the screen shows, and the only ways to change it.
+/// The state of a sign-up form: what the screen shows, and the only
+/// ways to change it.
 final class SignUpViewModel {
   @ReadWrite("") var username: Property<String>
   @ReadWrite("") var password: Property<String>

@@ -10,7 +10,7 @@ print("rendered: \(gauge.renderedText)")
 print("needs display: \(gauge.needsDisplay)")
 
 gauge.percent = 42
-print("after setting an equal value, needs display: \(gauge.needsDisplay)")
+print("equal value, needs display: \(gauge.needsDisplay)")
 
 gauge.percent = 43
 gauge.percent = 44

@@ -6,10 +6,12 @@ final class GaugeView: HeadlessView {
   @ViewInvalidating(.display) var percent = 0
 
   override func render() -> String {
-    let filled = min(max(percent, 0), 100) / 10
-    let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 10 - filled)
-    let number = String(percent)
-    return label + " [" + bar + "] " + String(repeating: " ", count: 3 - number.count) + number
-      + "%"
+    let shown = min(max(percent, 0), 100)
+    let bar =
+      String(repeating: "#", count: shown / 10)
+      + String(repeating: ".", count: 10 - shown / 10)
+    let number = String(shown)
+    let padding = String(repeating: " ", count: 3 - number.count)
+    return "\(label) [\(bar)] \(padding)\(number)%"
   }
 }

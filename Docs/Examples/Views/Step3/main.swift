@@ -1,7 +1,8 @@
 import Invalidating
 
 let loop = RenderLoop()
-let dashboard = DashboardView(frame: ViewRect(x: 0, y: 0, width: 21, height: 2))
+let dashboard = DashboardView(
+  frame: ViewRect(x: 0, y: 0, width: 21, height: 2))
 loop.addRootView(dashboard)
 
 let machine = MachineViewModel()
