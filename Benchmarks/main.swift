@@ -4,6 +4,7 @@
 //     swift run -c release invalidating-benchmarks            # the table
 //     swift run -c release invalidating-benchmarks --json     # the same figures as JSON
 //     swift run -c release invalidating-benchmarks --quick    # a smoke run for CI (seconds)
+//     ... --only=diamond                                      # scenarios whose name matches
 //
 // Each figure is the median of several calibrated samples, taken after a warm-up, with ours
 // and the baseline sampled in turn. Exit status 0 even when a target is missed: the report
@@ -15,28 +16,39 @@
   import Darwin
 #endif
 
-let arguments = Set(CommandLine.arguments.dropFirst())
+var arguments = Set(CommandLine.arguments.dropFirst())
+/// Runs only the scenarios whose name contains this text (for profiling one of them).
+let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
+if let only { arguments.remove("--only=" + only) }
 let known: Set = ["--json", "--quick", "--strict", "--help"]
 if arguments.contains("--help") || !arguments.isSubset(of: known) {
-  print("usage: invalidating-benchmarks [--quick] [--json] [--strict]")
+  print("usage: invalidating-benchmarks [--quick] [--json] [--strict] [--only=NAME]")
   exit(arguments.contains("--help") ? 0 : 2)
 }
 let quick = arguments.contains("--quick")
 let configuration: Configuration = quick ? .quick : .full
 
+/// The scenarios by name, in report order; each returns its rows.
+let scenarios: [(name: String, run: () -> [Row])] = [
+  ("set", { [1, 10, 100, 0].map { setAndNotify(subscribers: $0, configuration) } }),
+  (
+    "subscribe",
+    {
+      let alone = subscribeAndCancel(others: 0, alone: nil, configuration)
+      return [alone, subscribeAndCancel(others: 1_000, alone: alone.ours, configuration)]
+    }
+  ),
+  ("read", { [read(configuration)] }),
+  ("chain", { [mapChain(configuration)] }),
+  ("diamond", { [diamond(configuration)] }),
+  ("combineLatest", { [combineLatestOfSix(configuration)] }),
+  ("view", { MainActor.assumeIsolated { viewScenarios(configuration) } }),
+  ("heap", { [heapPerSubscription()] }),
+]
 var rows: [Row] = []
-for count in [1, 10, 100, 0] {
-  rows.append(setAndNotify(subscribers: count, configuration))
+for scenario in scenarios where only.map({ scenario.name.contains($0) }) ?? true {
+  rows.append(contentsOf: scenario.run())
 }
-let alone = subscribeAndCancel(others: 0, alone: nil, configuration)
-rows.append(alone)
-rows.append(subscribeAndCancel(others: 1_000, alone: alone.ours, configuration))
-rows.append(read(configuration))
-rows.append(mapChain(configuration))
-rows.append(diamond(configuration))
-rows.append(combineLatestOfSix(configuration))
-rows.append(contentsOf: MainActor.assumeIsolated { viewScenarios(configuration) })
-rows.append(heapPerSubscription())
 
 if arguments.contains("--json") {
   print(json(rows, mode: quick ? "quick" : "full"))
