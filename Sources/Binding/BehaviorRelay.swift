@@ -73,6 +73,7 @@ public final class BehaviorRelay<Value> {
   ///   another thread was already delivering this relay's changes. Never called concurrently
   ///   with itself.
   /// - Returns: The token that keeps the subscription alive: cancel or release it to stop.
+  @inlinable
   public func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> Subscription {
     node.subscribe(emitsCurrentValue: true, sink)
   }

@@ -59,6 +59,7 @@ public final class Property<Value> {
   ///   unless another thread was already delivering this property's changes). Never called
   ///   concurrently with itself.
   /// - Returns: The token that keeps the subscription alive.
+  @inlinable
   public func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> Subscription {
     node.subscribe(emitsCurrentValue: true, sink)
   }
@@ -73,11 +74,14 @@ extension ValueNode {
   ///   - emitsCurrentValue: Whether `sink` is called at once with the value as delivered so far.
   ///   - onCompletion: Called once when the node completes (its sources are gone), or at once
   ///     if it already has. Not called after the subscription is cancelled.
+  @inlinable
   package func subscribe(
     emitsCurrentValue: Bool,
     onCompletion: (@Sendable () -> Void)? = nil,
     _ sink: @escaping @Sendable (Value) -> Void
   ) -> Subscription {
+    // Inlinable so that the common case (nobody is delivering) is specialized for `Value`;
+    // unspecialized, the generic metadata lookups cost more than the locking.
     let context = ThreadContext.current
     let root = home.lockRoot()
     let id = nextSinkID
@@ -85,13 +89,26 @@ extension ValueNode {
     handles += 1
     let token = Subscription(node: self, id: id)
     let entry = SinkEntry(id: id, sink: sink)
-    if root.drainers.isEmpty {
-      root.drainers.append(context.id)
-      let (value, completed) = register(entry, onCompletion)
-      root.lock.unlock()
-      start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
-      Engine.finishDrain(of: home, context)
-    } else if root.isDrained(onlyBy: context) {
+    guard _fastPath(root.drainers.isEmpty) else {
+      subscribeDuringDelivery(entry, token, root, emitsCurrentValue, onCompletion, context)
+      return token
+    }
+    root.drainers.append(context.id)
+    let (value, completed) = register(entry, onCompletion)
+    root.lock.unlock()
+    start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
+    Engine.finishDrain(of: home, context)
+    return token
+  }
+
+  /// `subscribe` while a delivery of the domain is under way, entered with `root` locked:
+  /// registers at once on the delivering thread, otherwise queues the registration behind it.
+  @usableFromInline
+  func subscribeDuringDelivery(
+    _ entry: SinkEntry<Value>, _ token: Subscription, _ root: Domain,
+    _ emitsCurrentValue: Bool, _ onCompletion: (@Sendable () -> Void)?, _ context: ThreadContext
+  ) {
+    if root.isDrained(onlyBy: context) {
       let (value, completed) = register(entry, onCompletion)
       root.lock.unlock()
       start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
@@ -110,12 +127,12 @@ extension ValueNode {
         })
       root.lock.unlock()
     }
-    return token
   }
 
   /// Adds the entry unless the node has completed; returns the value to start with and
   /// whether the node had already completed. Lock.
-  private func register(
+  @inlinable
+  func register(
     _ entry: SinkEntry<Value>, _ onCompletion: (@Sendable () -> Void)?
   ) -> (Value, completed: Bool) {
     if isCompleted { return (delivered, true) }
@@ -126,11 +143,16 @@ extension ValueNode {
   }
 
   /// Gives a new subscriber its first value, and its completion if the node already ended.
-  private func start(
+  @inlinable
+  func start(
     _ entry: SinkEntry<Value>, _ value: Value, _ emitsCurrentValue: Bool,
     _ completionNow: (@Sendable () -> Void)?, _ context: ThreadContext
   ) {
-    if emitsCurrentValue { run([entry], with: value, context) }
+    if emitsCurrentValue {
+      context.beginScope()
+      entry.sink(value)
+      context.endScope()
+    }
     completionNow?()
   }
 }

@@ -16,18 +16,21 @@ public final class Subscription: @unchecked Sendable {
   let id: UInt64
   @exclusivity(unchecked) var isCancelled = false
 
+  @usableFromInline
   init(node: AnyNode, id: UInt64) {
     self.node = node
     self.id = id
   }
 
   deinit {
-    cancel()
+    // No lock needed to read the flag: nothing else refers to the token any more, and the
+    // release that ended its last reference orders every earlier write before this read.
+    if !isCancelled { cancel() }
   }
 
   /// Ends the subscription; later changes are not delivered. Calling it again does nothing.
   public func cancel() {
-    let context = ThreadContext.current
+    let node = node
     let root = node.home.lockRoot()
     guard !isCancelled else {
       root.lock.unlock()
@@ -35,12 +38,15 @@ public final class Subscription: @unchecked Sendable {
     }
     isCancelled = true
     let wasRegistered = node.removeSink(id: id)
-    let deliveringHere = root.drainers.contains(context.id)
+    // The thread's context is only needed when someone is delivering this domain right now.
+    let context = root.drainers.isEmpty ? nil : ThreadContext.current
+    let deliveringHere = context.map { root.drainers.contains($0.id) } ?? false
+    let unused = node.dropHandle()
     root.lock.unlock()
-    if wasRegistered && deliveringHere {
+    if wasRegistered && deliveringHere, let context {
       context.cancelledDuringDelivery.append(ObjectIdentifier(node))
     }
-    node.releaseHandle()
+    if unused { node.detachAfterDelivery() }
   }
 
   /// Keeps this subscription alive as long as `collection` holds it.

@@ -278,10 +278,21 @@ extension AnyNode {
   /// leaves the graph, so its inputs stop computing it.
   package final func releaseHandle() {
     let root = home.lockRoot()
-    handles -= 1
-    let unused = handles == 0 && isAttached && !isSource
+    let unused = dropHandle()
     root.lock.unlock()
-    if unused { Engine.performAfterDelivery(in: home) { [self] in Engine.detach(self) } }
+    if unused { detachAfterDelivery() }
+  }
+
+  /// `releaseHandle()` for a caller that holds the lock: returns whether the node is now
+  /// unused, in which case the caller calls `detachAfterDelivery()` once it has unlocked.
+  final func dropHandle() -> Bool {
+    handles -= 1
+    return handles == 0 && isAttached && !isSource
+  }
+
+  /// Takes an unused derived node out of the graph once no event of its domain is delivered.
+  final func detachAfterDelivery() {
+    Engine.performAfterDelivery(in: home) { [self] in Engine.detach(self) }
   }
 }
 
