@@ -15,8 +15,13 @@ struct LiveMode {
     do {
       guard let first = try source.nextSnapshot() else { return dashboard.statistics }
       dashboard.prime(with: first)
+      terminal.write(lines: ["reading \(source.name) · q quits"], row: 0, column: 0, width: 80)
       var isFirstFrame = true
       while true {
+        // Usage is measured between readings: wait a whole interval before each one.
+        if let key = terminal.waitForKey(seconds: options.interval), Self.quitKeys.contains(key) {
+          break
+        }
         guard let snapshot = try source.nextSnapshot() else { break }
         let frame = dashboard.show(snapshot)
         if isFirstFrame {
@@ -35,9 +40,6 @@ struct LiveMode {
         terminal.write(
           lines: [Substring(status)], row: Int(dashboard.rootView.bounds.height) + 1, column: 0,
           width: DashboardView.width)
-        if let key = terminal.waitForKey(seconds: options.interval), Self.quitKeys.contains(key) {
-          break
-        }
       }
     } catch {
       terminal.restore()

@@ -53,6 +53,11 @@ import Testing
       ])
     #expect(statistics.frames == 3)
     #expect(statistics.writes == 24)
+    // 4 layout requests to the root as the panels are added; 6 as the first reading is
+    // primed; 13 in frame 1 (3 from the bindings, 2 as the root takes its size, 8 as the
+    // root's layout sizes the panels); then 3 and 2, one per changed panel.
+    #expect(statistics.invalidations.count == 28)
+    #expect(statistics.invalidationsByKind == "display 17, layout 10, intrinsicContentSize 1")
     #expect(statistics.renders == 10)
     #expect(statistics.panelRenders == 9)
     #expect(output[3].hasPrefix("invalidating-dashboard: 3 frames from recorded, 1.0 s apart\n"))
