@@ -50,6 +50,10 @@ extension ThreadContext {
     }
     touched.removeAll(keepingCapacity: true)
     swap(&touched, &batchTouched)
+    // Queue every domain's event and take every free drainer role before delivering any:
+    // a sink run by the first domain's delivery that writes into another domain of the batch
+    // is then queued behind the batch's event there, not delivered ahead of it.
+    var claimed: [Domain] = []
     for group in groups {
       let root = group.nodes[0].home.lockRoot()
       for (index, node) in group.nodes.enumerated() {
@@ -58,11 +62,10 @@ extension ThreadContext {
       }
       if root.drainers.isEmpty {
         root.drainers.append(id)
-        root.lock.unlock()
-        Engine.finishDrain(of: root, self)
-      } else {
-        root.lock.unlock()
+        claimed.append(root)
       }
+      root.lock.unlock()
     }
+    for root in claimed { Engine.finishDrain(of: root, self) }
   }
 }
