@@ -1,0 +1,157 @@
+/// SplitMix64: a tiny generator whose whole state is one `UInt64`, so a seed replays a run
+/// exactly on every platform and toolchain (the standard library's generator is not seedable).
+struct SplitMix64: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var mixed = state
+    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+    return mixed ^ (mixed >> 31)
+  }
+}
+
+/// Builds a random program from a seed: a few sources, then a random mix of derivations,
+/// writes, nested batches, subscriptions (some writing or cancelling re-entrantly), cancels
+/// and releases.
+///
+/// The generator keeps a rough picture of what exists, to make mostly meaningful steps; it
+/// need not be exact, since steps naming things that do not exist are skipped when run.
+struct ProgramGenerator {
+  private var random: SplitMix64
+  private var nextNode = 0
+  private var nextSink = 0
+  private var sources: [NodeID] = []
+  /// Nodes the program still holds (sources and unreleased derived nodes).
+  private var held: [NodeID] = []
+  private var derived: [NodeID] = []
+  private var sinks: [SinkID] = []
+
+  init(seed: UInt64) { random = SplitMix64(seed: seed) }
+
+  /// A program of a few sources and `8...40` further steps.
+  mutating func program() -> [Step] {
+    var steps: [Step] = []
+    for _ in 0..<int(2...5) {
+      let id = newNode()
+      sources.append(id)
+      held.append(id)
+      steps.append(.source(id, initial: int(0...7)))
+    }
+    for _ in 0..<int(8...40) { steps.append(step(depth: 0)) }
+    return steps
+  }
+
+  private mutating func step(depth: Int) -> Step {
+    if depth > 0 {
+      // Inside a batch: mostly writes, and every other step at a lower rate.
+      switch int(0...99) {
+      case 0..<60: return write()
+      case 60..<70 where depth < 3: return .batch(batchBody(depth: depth + 1))
+      case 60..<78: return subscribe()
+      case 78..<90: return derive() ?? write()
+      case 90..<95: return cancel() ?? write()
+      default: return release() ?? write()
+      }
+    }
+    switch int(0...99) {
+    case 0..<22: return derive() ?? write()
+    case 22..<52: return write()
+    case 52..<64: return .batch(batchBody(depth: 1))
+    case 64..<82: return subscribe()
+    case 82..<92: return cancel() ?? write()
+    default: return release() ?? write()
+    }
+  }
+
+  private mutating func batchBody(depth: Int) -> [Step] {
+    (0..<int(1...6)).map { _ in step(depth: depth) }
+  }
+
+  private mutating func write() -> Step {
+    .write(pick(sources), int(0...7))
+  }
+
+  private mutating func derive() -> Step? {
+    let kind: NodeKind
+    switch int(0...99) {
+    case 0..<30: kind = .map(mapFunction())
+    case 30..<55: kind = .combine
+    case 55..<70: kind = .removeDuplicates
+    case 70..<85: kind = .filter(modulus: int(2...3), residue: int(0...1))
+    default: kind = .switchLatest
+    }
+    let count = int(kind.arity)
+    // Prefer recent nodes, to grow deep graphs (and diamonds) rather than wide ones.
+    let inputs = (0..<count).map { _ in chance(60) ? pick(held.suffix(4)) : pick(held) }
+    let id = newNode()
+    held.append(id)
+    derived.append(id)
+    return .derive(id, kind, inputs: inputs)
+  }
+
+  private mutating func mapFunction() -> MapFunction {
+    switch int(0...4) {
+    case 0: return .add(int(1...3))
+    case 1: return .multiply(int(2...3))
+    case 2: return .half
+    case 3: return .modulo(int(2...4))
+    default: return .negate
+    }
+  }
+
+  private mutating func subscribe() -> Step {
+    let id = nextSink
+    nextSink += 1
+    let condition = Condition(modulus: int(2...4), residue: 0)
+    let behavior: SinkBehavior
+    switch int(0...99) {
+    case 0..<55:
+      behavior = .record
+    case 55..<85:
+      let writes = (0..<int(1...2)).map { _ in WriteAction(source: pick(sources), value: int(0...7))
+      }
+      behavior = .write(
+        when: Condition(modulus: condition.modulus, residue: int(0...condition.modulus - 1)),
+        times: int(1...2), writes)
+    default:
+      let target = sinks.isEmpty || chance(30) ? id : pick(sinks.suffix(5))
+      behavior = .cancel(target, when: condition)
+    }
+    sinks.append(id)
+    return .subscribe(id, to: pick(held), emitsCurrentValue: chance(80), behavior)
+  }
+
+  private mutating func cancel() -> Step? {
+    guard !sinks.isEmpty else { return nil }
+    let index = int(0...sinks.count - 1)
+    return .cancel(sinks.remove(at: index))
+  }
+
+  private mutating func release() -> Step? {
+    guard !derived.isEmpty else { return nil }
+    let id = derived.remove(at: int(0...derived.count - 1))
+    held.removeAll { $0 == id }
+    return .release(id)
+  }
+
+  // MARK: Randomness
+
+  private mutating func newNode() -> NodeID {
+    defer { nextNode += 1 }
+    return nextNode
+  }
+
+  private mutating func int(_ range: ClosedRange<Int>) -> Int {
+    Int.random(in: range, using: &random)
+  }
+
+  private mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
+
+  private mutating func pick<C: Collection>(_ items: C) -> C.Element where C.Index == Int {
+    items[items.startIndex + int(0...items.count - 1)]
+  }
+}

@@ -1,0 +1,287 @@
+/// What a sink does in reaction to one value: shared by the engine's sinks and the model, so
+/// both agree on *what* a sink does and the model checks *when* it was called.
+enum SinkAction: Equatable {
+  case write(NodeID, Int)
+  case cancel(SinkID)
+}
+
+/// A sink's behaviour and how many more times it may act.
+struct SinkScript {
+  let behavior: SinkBehavior
+  private var remaining: Int
+
+  init(_ behavior: SinkBehavior) {
+    self.behavior = behavior
+    switch behavior {
+    case .record: remaining = 0
+    case .write(_, let times, _): remaining = times
+    case .cancel: remaining = 1
+    }
+  }
+
+  /// The actions to take on seeing `value`, in order.
+  mutating func react(to value: Int) -> [SinkAction] {
+    guard remaining > 0 else { return [] }
+    switch behavior {
+    case .record:
+      return []
+    case .write(let condition, _, let writes):
+      guard condition.matches(value) else { return [] }
+      remaining -= 1
+      return writes.map { .write($0.source, $0.value) }
+    case .cancel(let target, let condition):
+      guard condition.matches(value) else { return [] }
+      remaining -= 1
+      return [.cancel(target)]
+    }
+  }
+}
+
+/// A sink call the model expects: `sink`, subscribed to `node` as its `rank`-th subscriber,
+/// receives `value`.
+struct ExpectedCall {
+  let sink: SinkID
+  let node: NodeID
+  let value: Int
+  let rank: Int
+}
+
+/// The reference model: the engine's contract in plain Swift, with no locks, no domains and no
+/// engine code.
+///
+/// It keeps every node's delivered value and every source's newest value, and a queue of
+/// events keyed by the logical time at which they were made (a top-level write, the end of the
+/// outermost batch, or a write from inside a sink). Events are delivered one at a time, oldest
+/// first, which is rule 4 (queued, first in, first out) as far as any single node can tell;
+/// writes to unrelated parts of the graph may really be delivered in another order, which no
+/// sink can observe.
+///
+/// Delivering an event recomputes, in creation order (a topological order), each derived node
+/// one of whose inputs changed, and lists the calls every sink of a changed node must get:
+/// once per event, with the node's final value for it (rules 2 and 3).
+final class ReferenceModel {
+  struct Node {
+    /// `nil` for a source.
+    let kind: NodeKind?
+    let inputs: [NodeID]
+    /// The value delivered to sinks.
+    var value: Int
+    /// For a source, the newest value written (ahead of `value` while a write waits).
+    var latest: Int
+    /// Whether the program holds a handle on the node (sources are always held).
+    var isHeld = true
+    /// When `latest` was written: the model learns of writes out of real-time order (a write
+    /// from a sink of a nested delivery is seen after those of the sink that caused it).
+    var latestTime = 0
+  }
+
+  struct Sink {
+    let node: NodeID
+    var script: SinkScript
+    /// Logical time of the subscription and of its cancellation.
+    let subscribedAt: Int
+    var cancelledAt: Int?
+  }
+
+  struct Event {
+    let key: Int
+    let writes: [(source: NodeID, value: Int)]
+  }
+
+  private(set) var nodes: [NodeID: Node] = [:]
+  /// Node labels in creation order: inputs always come before the nodes computed from them.
+  private(set) var order: [NodeID] = []
+  private(set) var sinks: [SinkID: Sink] = [:]
+  private var sinksByNode: [NodeID: [SinkID]] = [:]
+  private var batchDepth = 0
+  private var batchTouched: [NodeID] = []
+  private var pending: [Event] = []
+
+  var isInBatch: Bool { batchDepth > 0 }
+
+  // MARK: Which steps apply
+
+  func isSource(_ id: NodeID) -> Bool { nodes[id].map { $0.kind == nil } ?? false }
+  func isHeld(_ id: NodeID) -> Bool { nodes[id]?.isHeld ?? false }
+
+  func canDerive(_ id: NodeID, _ kind: NodeKind, _ inputs: [NodeID]) -> Bool {
+    nodes[id] == nil && kind.arity.contains(inputs.count) && inputs.allSatisfy(isHeld)
+  }
+
+  func canSubscribe(_ sink: SinkID, to node: NodeID) -> Bool {
+    sinks[sink] == nil && isHeld(node)
+  }
+
+  func canCancel(_ sink: SinkID) -> Bool {
+    sinks[sink].map { $0.cancelledAt == nil } ?? false
+  }
+
+  func canRelease(_ id: NodeID) -> Bool { isHeld(id) && !isSource(id) }
+
+  // MARK: Steps
+
+  func addSource(_ id: NodeID, _ initial: Int) {
+    nodes[id] = Node(kind: nil, inputs: [], value: initial, latest: initial)
+    order.append(id)
+  }
+
+  /// A new derived node: computed from the newest values, then (inside a batch, where writes
+  /// are still on their way) refreshed from the delivered ones, as the engine attaches it.
+  func derive(_ id: NodeID, _ kind: NodeKind, _ inputs: [NodeID]) {
+    let initial = kind.evaluate(inputs.map(latestValue), previous: nil)!
+    var value = initial
+    if isInBatch {
+      value = kind.evaluate(inputs.map { nodes[$0]!.value }, previous: initial) ?? initial
+    }
+    nodes[id] = Node(kind: kind, inputs: inputs, value: value, latest: value)
+    order.append(id)
+  }
+
+  /// A write at logical time `key`: stored at once; delivered as an event of its own, or with
+  /// the enclosing batch.
+  func write(_ id: NodeID, _ value: Int, at key: Int) {
+    if key > nodes[id]!.latestTime {
+      nodes[id]!.latest = value
+      nodes[id]!.latestTime = key
+    }
+    if isInBatch {
+      if !batchTouched.contains(id) { batchTouched.append(id) }
+    } else {
+      pending.append(Event(key: key, writes: [(id, value)]))
+    }
+  }
+
+  func beginBatch() { batchDepth += 1 }
+
+  /// Ends a batch at logical time `key`; the outermost one queues one event with the newest
+  /// value of every source written inside it.
+  func endBatch(at key: Int) {
+    batchDepth -= 1
+    guard batchDepth == 0, !batchTouched.isEmpty else { return }
+    pending.append(Event(key: key, writes: batchTouched.map { ($0, nodes[$0]!.latest) }))
+    batchTouched = []
+  }
+
+  /// Subscribes at logical time `key`; returns the call made at once, if any.
+  func subscribe(
+    _ sink: SinkID, to node: NodeID, emitsCurrentValue: Bool, _ behavior: SinkBehavior, at key: Int
+  ) -> ExpectedCall? {
+    sinks[sink] = Sink(node: node, script: SinkScript(behavior), subscribedAt: key)
+    sinksByNode[node, default: []].append(sink)
+    guard emitsCurrentValue else { return nil }
+    return ExpectedCall(
+      sink: sink, node: node, value: nodes[node]!.value,
+      rank: sinksByNode[node]!.count - 1)
+  }
+
+  func cancel(_ sink: SinkID, at key: Int) {
+    guard sinks[sink]?.cancelledAt == nil else { return }
+    sinks[sink]!.cancelledAt = key
+  }
+
+  func release(_ id: NodeID) { nodes[id]!.isHeld = false }
+
+  /// What `sink` does on seeing `value`.
+  func react(_ sink: SinkID, to value: Int) -> [SinkAction] {
+    sinks[sink]!.script.react(to: value)
+  }
+
+  // MARK: Delivery
+
+  /// The oldest queued event.
+  func popEvent() -> Event? {
+    guard let index = pending.indices.min(by: { pending[$0].key < pending[$1].key }) else {
+      return nil
+    }
+    return pending.remove(at: index)
+  }
+
+  /// Delivers `event`: updates every value it affects and returns the calls it causes.
+  func deliver(_ event: Event) -> [ExpectedCall] {
+    let before = nodes
+    var changed: [NodeID] = []
+    var isChanged = Set<NodeID>()
+    for (source, value) in event.writes {
+      nodes[source]!.value = value
+      if isChanged.insert(source).inserted { changed.append(source) }
+    }
+    for id in order {
+      let node = nodes[id]!
+      guard let kind = node.kind, affected(kind, node.inputs, isChanged, before) else { continue }
+      guard let value = kind.evaluate(node.inputs.map { nodes[$0]!.value }, previous: node.value)
+      else { continue }
+      nodes[id]!.value = value
+      nodes[id]!.latest = value
+      isChanged.insert(id)
+      changed.append(id)
+    }
+    var calls: [ExpectedCall] = []
+    for id in changed {
+      for (rank, sink) in (sinksByNode[id] ?? []).enumerated() {
+        let state = sinks[sink]!
+        guard state.subscribedAt < event.key, (state.cancelledAt ?? .max) > event.key else {
+          continue
+        }
+        calls.append(ExpectedCall(sink: sink, node: id, value: nodes[id]!.value, rank: rank))
+      }
+    }
+    return calls
+  }
+
+  /// Whether a derived node is recomputed in an event that changed `changed`: when one of its
+  /// inputs changed, where a `switchLatest` only listens to its selector and to the input it
+  /// follows (before or after the switch).
+  private func affected(
+    _ kind: NodeKind, _ inputs: [NodeID], _ changed: Set<NodeID>, _ before: [NodeID: Node]
+  ) -> Bool {
+    guard kind.isDynamic else { return inputs.contains(where: changed.contains) }
+    let selector = inputs[0]
+    let old = NodeKind.selected(by: before[selector]!.value, amongInputs: inputs.count)
+    let new = NodeKind.selected(by: nodes[selector]!.value, amongInputs: inputs.count)
+    return changed.contains(selector) || changed.contains(inputs[old])
+      || changed.contains(inputs[new])
+  }
+
+  // MARK: Reading
+
+  /// What reading the node gives now: its delivered value once everything is delivered, and
+  /// inside a batch the value pulled from the newest writes (a node that holds back a value
+  /// keeps its delivered one).
+  func latestValue(_ id: NodeID) -> Int {
+    let node = nodes[id]!
+    guard let kind = node.kind else { return node.latest }
+    if kind.isDynamic {
+      let selected = NodeKind.selected(
+        by: latestValue(node.inputs[0]), amongInputs: node.inputs.count)
+      return latestValue(node.inputs[selected])
+    }
+    return kind.evaluate(node.inputs.map(latestValue), previous: node.value) ?? node.value
+  }
+
+  // MARK: Lifetimes
+
+  /// The nodes that must still exist: sources, nodes the program holds or subscribes to, the
+  /// nodes those are computed from, and the inputs a `switchLatest` may switch to (its
+  /// transform keeps them, as a `flatMapLatest` closure keeps the properties it returns).
+  func liveNodes() -> Set<NodeID> {
+    var attached = Set(nodes.filter { $0.value.isHeld }.keys)
+    for sink in sinks.values where sink.cancelledAt == nil { attached.insert(sink.node) }
+    var live = attached
+    while true {
+      let count = (attached.count, live.count)
+      for id in attached {
+        let node = nodes[id]!
+        guard let kind = node.kind else { continue }
+        // Attached nodes keep their inputs attached; a switchLatest its selector.
+        attached.formUnion(kind.isDynamic ? [node.inputs[0]] : node.inputs)
+      }
+      live.formUnion(attached)
+      for id in live {
+        let node = nodes[id]!
+        live.formUnion(node.inputs)
+        if node.kind?.isDynamic == true { attached.formUnion(node.inputs.dropFirst()) }
+      }
+      if (attached.count, live.count) == count { return live }
+    }
+  }
+}
