@@ -1,0 +1,69 @@
+import InvalidatingBinding
+import InvalidatingCore
+import InvalidatingTestSupport
+import Testing
+
+@Suite struct LifetimeTests {
+  final class Label {
+    var text = ""
+  }
+
+  final class ProfileViewModel {
+    @ReadWrite("Ada") var name: Property<String>
+    @ReadWrite(36) var age: Property<Int>
+    @ReadWrite("") var title: Property<String>
+    let summary: Property<String>
+    let greeting: Property<String>
+    let label = Label()
+    var subscriptions: [Subscription] = []
+
+    init() {
+      summary = Property.combineLatest(_name.wrappedValue, _age.wrappedValue)
+        .map { "\($0.0), \($0.1)" }
+      greeting = _name.wrappedValue.map { "Hello, \($0)" }.removeDuplicates()
+      summary.bind(to: label, \.text).store(in: &subscriptions)
+      greeting.bind(to: $title).store(in: &subscriptions)
+      name.changes.subscribe { _ in }.store(in: &subscriptions)
+    }
+
+    func birthday() { $age.accept(age.value + 1) }
+  }
+
+  @Test func aViewModelIsFreedWhenItsOwnerLetsGo() {
+    let tracker = LifetimeTracker()
+    var outside: Property<String>?
+    do {
+      let model = ProfileViewModel()
+      tracker.track(model, "model")
+      tracker.track(model.$name, "name relay")
+      tracker.track(model.$age, "age relay")
+      tracker.track(model.summary, "summary")
+      tracker.track(model.greeting, "greeting")
+      tracker.track(model.label, "label")
+      model.birthday()
+      #expect(model.label.text == "Ada, 37")
+      #expect(model.title.value == "Hello, Ada")
+      outside = model.summary
+    }
+    #expect(tracker.alive == ["summary"])
+    // A property kept by someone else survives its source's owner with the last value.
+    #expect(outside?.value == "Ada, 37")
+    outside = nil
+    #expect(tracker.alive == [])
+  }
+
+  @Test func aDerivedPropertyDoesNotKeepTheRelayAlive() {
+    let tracker = LifetimeTracker()
+    var relay: BehaviorRelay<Int>? = BehaviorRelay(1)
+    tracker.track(relay!, "relay")
+    let doubled = relay!.asProperty().map { $0 * 2 }
+    let completed = Recorder<Int>()
+    let token = doubled.subscribe(completed.sink)
+    relay!.accept(2)
+    relay = nil
+    #expect(tracker.alive == [])
+    #expect(doubled.value == 4)
+    #expect(completed.values == [2, 4])
+    _ = token
+  }
+}
