@@ -12,7 +12,12 @@
 
 /// A value and an array of closures behind one `pthread_mutex_t`: set stores the value and
 /// copies the array under the lock, then calls every closure outside it.
-final class ClosureRelay<Value> {
+///
+/// Written for `Int`, as an app would for its concrete type: a generic version would store
+/// reabstracted closures and pay a thunk on every call.
+final class ClosureRelay {
+  typealias Value = Int
+
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private var value: Value
   private var sinks: [(id: Int, sink: (Value) -> Void)] = []
@@ -71,7 +76,9 @@ final class ClosureRelay<Value> {
 }
 
 /// A value and an array of closures with no synchronization: the floor.
-final class BareRelay<Value> {
+final class BareRelay {
+  typealias Value = Int
+
   var value: Value
   var sinks: [(Value) -> Void] = []
 
