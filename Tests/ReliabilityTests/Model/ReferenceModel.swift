@@ -54,7 +54,9 @@ struct ExpectedCall {
 /// outermost batch, or a write from inside a sink). Events are delivered one at a time, oldest
 /// first, which is rule 4 (queued, first in, first out) as far as any single node can tell;
 /// writes to unrelated parts of the graph may really be delivered in another order, which no
-/// sink can observe.
+/// sink can observe. (That holds while no two domains merge in the middle of a delivery, which
+/// the systems under test arrange by creating nodes, including a switching node over all its
+/// candidates, only between deliveries.)
 ///
 /// Delivering an event recomputes, in creation order (a topological order), each derived node
 /// one of whose inputs changed, and lists the calls every sink of a changed node must get:

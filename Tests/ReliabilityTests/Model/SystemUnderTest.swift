@@ -107,9 +107,14 @@ final class CoreSystem: SystemUnderTest, @unchecked Sendable {
       candidates[NodeKind.selected(by: value, amongInputs: count) - 1].node
     }
     // Created over every candidate, then switched to the selected one at once: this merges
-    // the candidates' domains up front. Switching into a domain that has batched writes still
-    // queued is a known engine bug (`KnownIssueTests.switchIntoDomainWithQueuedBatchWrite`);
-    // merging first keeps the random programs from finding it over and over.
+    // the candidates' domains up front, so no domain merges in the middle of a delivery.
+    // - Switching into a domain that has batched writes still queued is a known engine bug
+    //   (`FoundBugsTests.switchIntoDomainWithQueuedBatchWrite`); merging first keeps the random
+    //   programs from finding it over and over.
+    // - The model orders events by when they were queued, which is what every node sees as
+    //   long as domains do not merge mid-delivery. (When they do, a write to the other domain
+    //   may already be delivered when the switch reads it, which the contract allows but the
+    //   model would call a missed call.)
     let node = DerivedNode<Int>(inputs: [selector] + candidates.map(\.node)) { mode, _ in
       let followed = target(selector.read(mode))
       if mode == .delivery, let node = this.node, node.inputs.last !== followed {
@@ -120,7 +125,7 @@ final class CoreSystem: SystemUnderTest, @unchecked Sendable {
     this.node = node
     // Follow the input the node's delivered value came from. (Following the one the newest
     // writes select, as `flatMapLatest` does, is the known bug
-    // `KnownIssueTests.switchingNodeCreatedInBatchFollowsTheWrongInput`.)
+    // `FoundBugsTests.switchingNodeCreatedInBatchFollowsTheWrongInput`.)
     Engine.switchInputs(of: node, to: [selector, target(selector.read(.delivery))])
     return node
   }
