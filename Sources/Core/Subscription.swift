@@ -37,12 +37,14 @@ public final class Subscription: @unchecked Sendable {
       return
     }
     isCancelled = true
-    let wasRegistered = node.removeSink(id: id)
+    let removed = node.removeSink(id: id)
+    let wasRegistered = removed != nil
     // The thread's context is only needed when someone is delivering this domain right now.
     let context = root.drainers.isEmpty ? nil : ThreadContext.current
     let deliveringHere = context.map { root.drainers.contains($0.id) } ?? false
     let unused = node.dropHandle()
     root.lock.unlock()
+    withExtendedLifetime(removed) {}  // the sink's closure dies here, outside the lock
     if wasRegistered && deliveringHere, let context {
       context.cancelledDuringDelivery.append(ObjectIdentifier(node))
     }

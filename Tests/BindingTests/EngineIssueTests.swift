@@ -8,7 +8,7 @@ import Testing
   /// `ValueNode.commit()` replaces the delivered value while holding the domain's lock, so the
   /// old value is released under it. When that value's deinit takes the same lock (here a
   /// `Property` of the same graph, whose deinit releases its handle), the write deadlocks.
-  @Test(.disabled("Deadlocks: Core releases a node's previous value under the domain lock"))
+  @Test
   func replacingAValueThatHoldsAPropertyOfTheSameGraph() {
     let source = BehaviorRelay(1)
     let property = source.asProperty()

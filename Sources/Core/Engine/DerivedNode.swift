@@ -73,9 +73,10 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   }
 
   override func refresh() {
-    guard let value = compute(.delivery, delivered) else { return }
+    guard var value = compute(.delivery, delivered) else { return }
     let root = home.lockRoot()
-    delivered = value
+    swap(&delivered, &value)
     root.lock.unlock()
+    staged = delivered  // `value` (the previous one) and the old `staged` die outside the lock
   }
 }

@@ -59,10 +59,16 @@ package class AnyNode: @unchecked Sendable {
   /// Recomputes the committed value from the inputs' committed values, without notifying.
   /// Role, outside the lock.
   @usableFromInline func refresh() {}
-  /// Ends every subscription and returns the completion handlers to run. Role, under the lock.
-  @usableFromInline func takeCompletionHandlers() -> [@Sendable () -> Void] { [] }
-  /// Forgets a cancelled subscription; returns whether it was still registered. Lock.
-  @usableFromInline func removeSink(id: UInt64) -> Bool { false }
+  /// Ends every subscription and returns the completion handlers to run; the caller releases
+  /// them, and `released`, after unlocking. Role, under the lock.
+  @usableFromInline func takeCompletionHandlers(
+    released: inout [Any]
+  ) -> [@Sendable () -> Void] { [] }
+  /// Forgets a cancelled subscription. Lock.
+  ///
+  /// - Returns: `nil` if it was no longer registered; otherwise what was removed, which the
+  ///   caller releases after unlocking (see `ValueNode`: no user value dies under the lock).
+  @usableFromInline func removeSink(id: UInt64) -> Any? { nil }
 }
 
 /// How a derived node reads its inputs.
@@ -91,6 +97,13 @@ struct SinkEntry<Value>: Sendable {
 let sinkEntryIDOffset = MemoryLayout<SinkEntry<Never>>.offset(of: \SinkEntry<Never>.id)!
 
 /// A node that carries a value of type `Value`.
+///
+/// **No user value dies under the lock.** A value, a sink closure or a node may hold anything,
+/// including a `Property` or `Subscription` of the same domain whose `deinit` takes the lock
+/// again. So whatever the engine overwrites or removes while holding the lock is moved out and
+/// released after unlocking. Between events `staged` holds a second reference to `delivered`,
+/// so overwriting `staged` under the lock never ends a value's life; the value it replaced is
+/// let go in `deliverCommitted(_:)`, outside the lock.
 @usableFromInline
 package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   // Safe: as for AnyNode; each field names its guard.
@@ -160,7 +173,8 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
 
   override final func commit() {
     if hasStaged {
-      delivered = staged
+      // The previous value moves to `staged`, to be released outside the lock.
+      swap(&delivered, &staged)
       hasStaged = false
     }
     if hasSinks {
@@ -170,6 +184,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   }
 
   override final func deliverCommitted(_ context: ThreadContext) {
+    staged = delivered  // lets the previous value go, outside the lock
     guard hasCommittedSinks else { return }
     hasCommittedSinks = false
     var entries: ContiguousArray<SinkEntry<Value>> = []
@@ -201,21 +216,28 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     return !sinks.contains { $0.id == id }
   }
 
-  override final func takeCompletionHandlers() -> [@Sendable () -> Void] {
+  override final func takeCompletionHandlers(
+    released: inout [Any]
+  ) -> [@Sendable () -> Void] {
     isCompleted = true
     let handlers = completions.map(\.handler)
+    released.append(completions)
+    released.append(sinks)
     completions = []
     sinks = []
     hasSinks = false
     return handlers
   }
 
-  override final func removeSink(id: UInt64) -> Bool {
-    if !completions.isEmpty { completions.removeAll { $0.id == id } }
-    guard let index = sinkIndex(of: id) else { return false }
-    sinks.remove(at: index)
+  override final func removeSink(id: UInt64) -> Any? {
+    var completion: (@Sendable () -> Void)?
+    if !completions.isEmpty, let index = completions.firstIndex(where: { $0.id == id }) {
+      completion = completions.remove(at: index).handler
+    }
+    guard let index = sinkIndex(of: id) else { return nil }
+    let removed = sinks.remove(at: index)
     hasSinks = !sinks.isEmpty
-    return true
+    return (removed, completion)
   }
 
   /// The index of the sink `id`, searching from the newest (the one most often cancelled).

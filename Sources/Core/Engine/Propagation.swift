@@ -251,12 +251,14 @@ extension Engine {
         root.lock.unlock()
         continue
       }
-      let handlers = next.takeCompletionHandlers()
+      var released: [Any] = []
+      let handlers = next.takeCompletionHandlers(released: &released)
       for candidate in next.downstream where candidate.inputs.allSatisfy(\.isCompleted) {
         work.append(candidate)
       }
       let unused = next.handles == 0 && !next.isSource && next.isAttached
       root.lock.unlock()
+      released.removeAll()  // sinks and handlers die here, outside the lock
       let context = ThreadContext.current
       context.beginScope()
       for handler in handlers { handler() }
