@@ -113,10 +113,9 @@ struct FoundBugsTests {
     }
     proceed.signal()
     #expect(done.wait(timeout: .now() + 30) == .success)
-    withKnownIssue("releaseHandle only detaches nodes that are already attached") {
-      #expect(released.object == nil)
-      #expect(source.downstream.isEmpty)
-    }
+    // Fixed: a node released while its attaching was queued is detached right after it.
+    #expect(released.object == nil)
+    #expect(source.downstream.isEmpty)
     token.cancel()
   }
 }

@@ -287,9 +287,10 @@ extension AnyNode {
 
   /// `releaseHandle()` for a caller that holds the lock: returns whether the node is now
   /// unused, in which case the caller calls `detachAfterDelivery()` once it has unlocked.
+  /// A node whose attaching is still queued counts too: its detach is queued behind it.
   final func dropHandle() -> Bool {
     handles -= 1
-    return handles == 0 && isAttached && !isSource
+    return handles == 0 && !isSource
   }
 
   /// Takes an unused derived node out of the graph once no event of its domain is delivered.

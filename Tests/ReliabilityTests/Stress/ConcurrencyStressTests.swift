@@ -203,11 +203,7 @@ struct ConcurrencyStressTests {
     }
     // Every released node left the graph once the deliveries that were under way ended.
     let leaked = released.withLock { $0.filter { $0.object != nil }.count }
-    withKnownIssue(
-      "released before attached: FoundBugsTests.releasedBeforeAttached", isIntermittent: true
-    ) {
-      #expect(leaked == 0)
-    }
+    #expect(leaked == 0)
   }
 
   @Test("Batches from eight threads at once, over shared and own sources")
