@@ -33,7 +33,7 @@ extension PlatformView {
   /// - Parameters:
   ///   - invalidations: What a change invalidates, in the order to request it: `.layout`,
   ///     `.display`, `.constraints`, `.intrinsicContentSize`, or your own
-  ///     ``ViewInvalidatingType``.
+  ///     ``InvalidatingInvalidation/ViewInvalidatingType``.
   ///   - property: The property whose changes invalidate the view.
   /// - Returns: The token that keeps the subscription alive.
   public func invalidate<each Invalidation: ViewInvalidatingType, Value>(

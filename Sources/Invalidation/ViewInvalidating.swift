@@ -44,8 +44,8 @@ import InvalidatingPlatform
 /// allocates nothing.
 ///
 /// > Important: This is a back-port of UIKit's UIView.Invalidating. On macOS it stands for
-/// > AppKit's NSView.Invalidating, and on Linux it drives ``HeadlessView``. Use it on
-/// > subclasses of ``PlatformView`` only, from the main actor; on other classes, use
+/// > AppKit's NSView.Invalidating, and on Linux it drives ``InvalidatingPlatform/HeadlessView``. Use it on
+/// > subclasses of ``InvalidatingPlatform/PlatformView`` only, from the main actor; on other classes, use
 /// > ``ObjectInvalidating``. Its name differs from Apple's on purpose: inside a `UIView`
 /// > subclass, `@Invalidating` always means UIKit's nested type.
 @available(iOS, deprecated: 15.0, renamed: "UIView.Invalidating")
@@ -74,7 +74,7 @@ public struct ViewInvalidating<Value: Equatable> {
   }
 
   /// Unavailable: the property reaches its view through the enclosing-instance subscript, so
-  /// it can only be declared in a class that inherits from ``PlatformView``.
+  /// it can only be declared in a class that inherits from ``InvalidatingPlatform/PlatformView``.
   @available(*, unavailable, message: "@ViewInvalidating is only available on properties of views")
   public var wrappedValue: Value {
     get { fatalError("unavailable") }

@@ -7,7 +7,7 @@ extension Invalidations {
   /// A change that invalidates the view's constraints.
   ///
   /// Marks the view as needing a constraints pass: `setNeedsUpdateConstraints()` with UIKit and
-  /// on ``HeadlessView``, `needsUpdateConstraints = true` with AppKit.
+  /// on ``InvalidatingPlatform/HeadlessView``, `needsUpdateConstraints = true` with AppKit.
   ///
   /// Create it with ``ViewInvalidatingType/constraints``:
   /// `@ViewInvalidating(.constraints) var ...`.

@@ -6,7 +6,7 @@ import InvalidatingPlatform
 extension Invalidations {
   /// A change that requires the view to redraw its content.
   ///
-  /// Marks the view as needing display: `setNeedsDisplay()` with UIKit and on ``HeadlessView``,
+  /// Marks the view as needing display: `setNeedsDisplay()` with UIKit and on ``InvalidatingPlatform/HeadlessView``,
   /// `needsDisplay = true` with AppKit.
   ///
   /// Create it with ``ViewInvalidatingType/display``:

@@ -6,7 +6,7 @@ import InvalidatingPlatform
 extension Invalidations {
   /// A change that invalidates the layout of the view's subviews.
   ///
-  /// Marks the view as needing layout: `setNeedsLayout()` with UIKit and on ``HeadlessView``,
+  /// Marks the view as needing layout: `setNeedsLayout()` with UIKit and on ``InvalidatingPlatform/HeadlessView``,
   /// `needsLayout = true` with AppKit. The layout pass then runs once, however many properties
   /// changed.
   ///
