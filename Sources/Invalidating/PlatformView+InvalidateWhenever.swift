@@ -76,6 +76,6 @@ final class _ViewInvalidationTarget {
   private static func request<Invalidation: ViewInvalidatingType>(
     _ invalidation: Invalidation, from view: PlatformView
   ) {
-    view.invalidate(by: invalidation) { invalidation.invalidate(view: view) }
+    view.invalidate(by: invalidation) { view, invalidation in invalidation.invalidate(view: view) }
   }
 }
