@@ -70,7 +70,10 @@ let package = Package(
       resources: [.copy("Samples")]),
     .testTarget(
       name: "ReliabilityTests",
-      dependencies: ["InvalidatingCore", "InvalidatingTestSupport"],
+      dependencies: [
+        "InvalidatingCore", "InvalidatingBinding", "InvalidatingInvalidation",
+        "InvalidatingPlatform", "Invalidating", "InvalidatingTestSupport",
+      ],
       path: "Tests/ReliabilityTests"),
   ],
   swiftLanguageModes: [.v6]
