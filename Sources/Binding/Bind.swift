@@ -24,12 +24,7 @@ extension Property {
     to object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Value>
   ) -> Subscription {
     let target = _WeakTarget(object, keyPath)
-    let link = _SubscriptionLink()
-    let token = subscribe { value in
-      if !target.assign(value) { link.cancel() }
-    }
-    link.token = token
-    return token
+    return subscribeWhile { target.assign($0) }
   }
 
   /// Accepts every value of this property into `relay`, starting with the current one, holding
@@ -46,13 +41,11 @@ extension Property {
   /// - Returns: The token that keeps the binding alive.
   public func bind(to relay: BehaviorRelay<Value>) -> Subscription {
     let target = _WeakRelay(relay)
-    let link = _SubscriptionLink()
-    let token = subscribe { value in
-      guard let relay = target.relay else { return link.cancel() }
+    return subscribeWhile { value in
+      guard let relay = target.relay else { return false }
       relay.accept(value)
+      return true
     }
-    link.token = token
-    return token
   }
 
   /// Accepts every value of this property into `relay`, starting with the current one, holding
@@ -62,10 +55,21 @@ extension Property {
   /// - Returns: The token that keeps the binding alive.
   public func bind(to relay: PublishRelay<Value>) -> Subscription {
     let target = _WeakRelay(relay)
+    return subscribeWhile { value in
+      guard let relay = target.relay else { return false }
+      relay.accept(value)
+      return true
+    }
+  }
+
+  /// Subscribes `deliver`, ending the subscription the first time it returns `false` (its
+  /// target is gone).
+  private func subscribeWhile(
+    _ deliver: @escaping @Sendable (Value) -> Bool
+  ) -> Subscription {
     let link = _SubscriptionLink()
     let token = subscribe { value in
-      guard let relay = target.relay else { return link.cancel() }
-      relay.accept(value)
+      if !deliver(value) { link.cancel() }
     }
     link.token = token
     return token
