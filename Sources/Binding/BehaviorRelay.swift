@@ -46,8 +46,7 @@ public final class BehaviorRelay<Value> {
   /// - Complexity: O(1) with one uncontended lock.
   @inlinable
   public var value: Value {
-    let source: ValueNode<Value> = node
-    return source.currentValue()
+    node.latestValue()
   }
 
   /// Makes `value` the current value and delivers it to every subscriber and derived property.
