@@ -7,7 +7,7 @@ extension Property {
   /// `compute` reads each input with `read(mode)` and returns the new value, or `nil` to keep
   /// the previous one and notify nobody. The operator's entry point builds `compute` in its
   /// `@inlinable` body, so the closure is specialized for the caller's types.
-  @usableFromInline
+  @inlinable
   static func _derived(
     from inputs: [AnyNode],
     compute: @escaping @Sendable (_ReadMode, Value?) -> Value?

@@ -22,6 +22,7 @@ public final class Property<Value> {
   @usableFromInline package let node: ValueNode<Value>
 
   /// Wraps `node`, keeping it attached to the graph for as long as this property lives.
+  @usableFromInline
   package init(node: ValueNode<Value>) {
     self.node = node
     node.retainHandle()

@@ -124,7 +124,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline final var nextSinkID: UInt64 = 0
   /// Sinks captured at commit for the delivery under way. Role.
   @exclusivity(unchecked) @usableFromInline final var committedSinks:
-    ContiguousArray<SinkEntry<Value>> = []
+    ContiguousArray<SinkEntry<Value>>?
 
   @usableFromInline
   init(home: Domain, value: Value, isSource: Bool) {
@@ -173,8 +173,13 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
 
   override final func commit() {
     if hasStaged {
-      // The previous value moves to `staged`, to be released outside the lock.
-      swap(&delivered, &staged)
+      if _isPOD(Value.self) {
+        // Nothing to release: a plain copy, and `staged` already equals `delivered`.
+        delivered = staged
+      } else {
+        // The previous value moves to `staged`, to be released outside the lock.
+        swap(&delivered, &staged)
+      }
       hasStaged = false
     }
     if hasSinks {
@@ -184,12 +189,16 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   }
 
   override final func deliverCommitted(_ context: ThreadContext) {
-    staged = delivered  // lets the previous value go, outside the lock
+    // Lets the previous value go, outside the lock; a plain value has nothing to let go, and
+    // `commit()` left `staged` equal to `delivered` already.
+    if !_isPOD(Value.self) { staged = delivered }
     guard hasCommittedSinks else { return }
     hasCommittedSinks = false
-    var entries: ContiguousArray<SinkEntry<Value>> = []
-    swap(&entries, &committedSinks)
-    run(entries, with: delivered, context)
+    // Taken as an optional: no empty array to make, which unspecialized code would have to
+    // look up the element type's metadata for.
+    let entries = committedSinks
+    committedSinks = nil
+    if let entries { run(entries, with: delivered, context) }
   }
 
   /// Runs `entries` in order with `value`, skipping any cancelled on this thread meanwhile.

@@ -1,68 +1,3 @@
-/// Scratch space for delivering one event: the rank-ordered work list and the changed nodes.
-///
-/// Nodes are held unretained: every node reached by an event is kept alive by the graph (its
-/// inputs' `downstream` lists) or, for sources, by `sources`, and no node leaves the graph while
-/// an event is delivered (detaching is queued behind it), so reference counting here would only
-/// add cost.
-@usableFromInline
-final class DrainSession {
-  /// Min-heap of nodes to recompute, by rank.
-  @exclusivity(unchecked) var heap: ContiguousArray<(rank: Int, node: Unmanaged<AnyNode>)> = []
-  /// Nodes whose value changed in this event, in the order they were computed.
-  @exclusivity(unchecked) var changed: ContiguousArray<Unmanaged<AnyNode>> = []
-  /// Sources of the event; they keep the event's sources alive until it is delivered.
-  @exclusivity(unchecked) @usableFromInline var sources: ContiguousArray<AnyNode> = []
-
-  /// Queues every node computed from `node`.
-  @inline(__always)
-  func pushDownstream(of node: AnyNode) {
-    for next in node.downstream { push(next) }
-  }
-
-  func push(_ node: AnyNode) {
-    guard !node.isQueued else { return }
-    node.isQueued = true
-    heap.append((node.rank, Unmanaged.passUnretained(node)))
-    var child = heap.count - 1
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard heap[child].rank < heap[parent].rank else { break }
-      heap.swapAt(child, parent)
-      child = parent
-    }
-  }
-
-  /// Restores heap order after ranks changed mid-event (a `flatMapLatest` switching inputs).
-  func reorder() {
-    let entries = heap
-    heap.removeAll(keepingCapacity: true)
-    for entry in entries {
-      entry.node._withUnsafeGuaranteedRef { node in
-        node.isQueued = false
-        push(node)
-      }
-    }
-  }
-
-  func popMin() -> Unmanaged<AnyNode>? {
-    guard !heap.isEmpty else { return nil }
-    heap.swapAt(0, heap.count - 1)
-    let node = heap.removeLast().node
-    var parent = 0
-    while true {
-      let left = 2 * parent + 1
-      guard left < heap.count else { break }
-      let right = left + 1
-      let smaller = right < heap.count && heap[right].rank < heap[left].rank ? right : left
-      guard heap[smaller].rank < heap[parent].rank else { break }
-      heap.swapAt(parent, smaller)
-      parent = smaller
-    }
-    node._withUnsafeGuaranteedRef { $0.isQueued = false }
-    return node
-  }
-}
-
 extension Engine {
   /// Delivers a write to a source that has derived nodes; its value is staged. Role.
   @usableFromInline
@@ -79,7 +14,7 @@ extension Engine {
   static func deliverEvent(_ session: DrainSession, writes: Int, _ context: ThreadContext) {
     for source in session.sources {
       source.isChanged = true
-      session.changed.append(Unmanaged.passUnretained(source))
+      session.appendChanged(Unmanaged.passUnretained(source))
       session.pushDownstream(of: source)
     }
     let outerSession = context.activeSession
@@ -89,24 +24,25 @@ extension Engine {
         guard node.recompute() else { return }
         if !node.isChanged {
           node.isChanged = true
-          session.changed.append(next)
+          session.appendChanged(next)
         }
         session.pushDownstream(of: node)
       }
     }
     context.activeSession = outerSession
+    let changed = UnsafeBufferPointer(start: session.changed, count: session.changedCount)
     let root = session.sources[0].home.lockRoot()
-    for node in session.changed { node._withUnsafeGuaranteedRef { $0.commit() } }
+    for node in changed { node._withUnsafeGuaranteedRef { $0.commit() } }
     root.unsettled -= writes
     root.lock.unlock()
     context.beginScope()
-    for node in session.changed {
+    for node in changed {
       node._withUnsafeGuaranteedRef { node in
         node.isChanged = false
         node.deliverCommitted(context)
       }
     }
-    session.changed.removeAll(keepingCapacity: true)
+    session.removeAllChanged()
     session.sources.removeAll(keepingCapacity: true)
     context.returnSession(session)
     context.endScope()

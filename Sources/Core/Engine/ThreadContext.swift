@@ -30,6 +30,9 @@ package final class ThreadContext {
   /// Reusable scratch space for drains; nested drains (a sink writing another domain) each
   /// take their own.
   @exclusivity(unchecked) var freeSessions: [DrainSession] = []
+  /// The session most recently returned, kept out of `freeSessions` so that the common case
+  /// (one drain at a time) touches no array.
+  @exclusivity(unchecked) var spareSession: DrainSession?
   /// The session computing derived values on this thread, if any (its owner keeps it alive).
   @exclusivity(unchecked) unowned(unsafe) var activeSession: DrainSession?
 
@@ -56,11 +59,16 @@ package final class ThreadContext {
 
   @usableFromInline
   func takeSession() -> DrainSession {
-    freeSessions.popLast() ?? DrainSession()
+    if let session = spareSession.take() { return session }
+    return freeSessions.popLast() ?? DrainSession()
   }
 
   func returnSession(_ session: DrainSession) {
-    freeSessions.append(session)
+    if spareSession == nil {
+      spareSession = session
+    } else {
+      freeSessions.append(session)
+    }
   }
 
   /// Opens an invalidation scope; invalidations requested inside it run once, at its end.
