@@ -37,14 +37,12 @@ public final class Subscription: @unchecked Sendable {
       return
     }
     isCancelled = true
-    let removed = node.removeSink(id: id)
-    let wasRegistered = removed != nil
     // The thread's context is only needed when someone is delivering this domain right now.
     let context = root.drainers.isEmpty ? nil : ThreadContext.current
     let deliveringHere = context.map { root.drainers.contains($0.id) } ?? false
     let unused = node.dropHandle()
-    root.lock.unlock()
-    withExtendedLifetime(removed) {}  // the sink's closure dies here, outside the lock
+    // Unlocks; the sink's closure dies after that, outside the lock.
+    let wasRegistered = node.removeSinkAndUnlock(id: id, root: root)
     if wasRegistered && deliveringHere, let context {
       context.cancelledDuringDelivery.append(ObjectIdentifier(node))
     }

@@ -64,11 +64,16 @@ package class AnyNode: @unchecked Sendable {
   @usableFromInline func takeCompletionHandlers(
     released: inout [Any]
   ) -> [@Sendable () -> Void] { [] }
-  /// Forgets a cancelled subscription. Lock.
+  /// Forgets a cancelled subscription, then unlocks `root`. Entered with the lock held.
   ///
-  /// - Returns: `nil` if it was no longer registered; otherwise what was removed, which the
-  ///   caller releases after unlocking (see `ValueNode`: no user value dies under the lock).
-  @usableFromInline func removeSink(id: UInt64) -> Any? { nil }
+  /// What was removed is released after unlocking (see `ValueNode`: no user value dies under
+  /// the lock); doing both here keeps it in typed locals, with nothing boxed to hand back.
+  ///
+  /// - Returns: Whether the subscription was still registered.
+  @usableFromInline func removeSinkAndUnlock(id: UInt64, root: Domain) -> Bool {
+    root.lock.unlock()
+    return false
+  }
 }
 
 /// How a derived node reads its inputs.
@@ -238,15 +243,22 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     return handlers
   }
 
-  override final func removeSink(id: UInt64) -> Any? {
+  override final func removeSinkAndUnlock(id: UInt64, root: Domain) -> Bool {
     var completion: (@Sendable () -> Void)?
     if !completions.isEmpty, let index = completions.firstIndex(where: { $0.id == id }) {
       completion = completions.remove(at: index).handler
     }
-    guard let index = sinkIndex(of: id) else { return nil }
+    guard let index = sinkIndex(of: id) else {
+      root.lock.unlock()
+      return false
+    }
     let removed = sinks.remove(at: index)
     hasSinks = !sinks.isEmpty
-    return (removed, completion)
+    root.lock.unlock()
+    // They die here, outside the lock.
+    withExtendedLifetime(removed) {}
+    withExtendedLifetime(completion) {}
+    return true
   }
 
   /// The index of the sink `id`, searching from the newest (the one most often cancelled).
