@@ -14,6 +14,9 @@ struct Coverage {
   var batches = 0
   var releases = 0
   var freedNodes = 0
+  var views = 0
+  var bindings = 0
+  var invalidations = 0
 
   mutating func add(_ other: Coverage) {
     programs += other.programs
@@ -25,6 +28,9 @@ struct Coverage {
     batches += other.batches
     releases += other.releases
     freedNodes += other.freedNodes
+    views += other.views
+    bindings += other.bindings
+    invalidations += other.invalidations
   }
 }
 
@@ -90,7 +96,7 @@ final class ModelCheck {
       system.makeNode(id, kind, inputs)
       model.derive(id, kind, inputs)
     case .write(let id, let value):
-      guard model.isSource(id) else { return }
+      guard model.canWrite(id) else { return }
       model.write(id, value, at: log.tick())
       system.write(id, value)
     case .batch(let steps):
@@ -106,8 +112,13 @@ final class ModelCheck {
         end = log.tick()
       }
       model.endBatch(at: end)
-    case .subscribe(let sink, let node, let emits, let behavior):
-      guard model.canSubscribe(sink, to: node) else { return }
+    case .subscribe(let sink, let node, var emits, let behavior):
+      guard model.canSubscribe(sink, to: node, behavior) else { return }
+      if case .forward = behavior {
+        // A binding starts from the current value.
+        emits = true
+        coverage.bindings += 1
+      }
       let first = model.subscribe(
         sink, to: node, emitsCurrentValue: emits, behavior, at: log.tick())
       system.subscribe(sink, to: node, emitsCurrentValue: emits, behavior)
@@ -119,8 +130,13 @@ final class ModelCheck {
     case .release(let id):
       guard model.canRelease(id) else { return }
       coverage.releases += 1
-      model.release(id)
+      model.release(id, at: log.tick())
       system.release(id)
+    case .view(let id, let initial):
+      guard model.nodes[id] == nil else { return }
+      coverage.views += 1
+      model.addView(id, initial)
+      system.makeView(id, initial: initial)
     }
   }
 
@@ -175,7 +191,7 @@ final class ModelCheck {
         switch action {
         case .write(let source, let value):
           coverage.reentrantWrites += 1
-          if model.isSource(source) { model.write(source, value, at: time) }
+          if model.canWrite(source) { model.write(source, value, at: time) }
         case .cancel(let target):
           coverage.cancelsFromSinks += 1
           if model.canCancel(target) { model.cancel(target, at: time) }
@@ -213,8 +229,37 @@ final class ModelCheck {
     }
   }
 
+  /// Every view got each invalidation at most once per change of its property, at least once
+  /// if it changed at all, and at most once for a whole batch (rule 2); `.layout` and
+  /// `.display` always together.
+  private func checkInvalidations(after step: Step) throws {
+    for id in model.order where model.views.contains(id) {
+      guard let counts = system.takeInvalidations(id) else { continue }
+      coverage.invalidations += counts.layouts + counts.displays
+      var problem: String?
+      if counts.layouts != counts.displays {
+        problem = "\(counts.layouts) layout and \(counts.displays) display invalidations"
+      } else if counts.changes == 0 && counts.layouts > 0 {
+        problem = "\(counts.layouts) invalidations though its property never changed"
+      } else if counts.changes > 0 && counts.layouts == 0 {
+        problem = "no invalidation though its property changed \(counts.changes) times"
+      } else if counts.layouts > counts.changes {
+        problem = "\(counts.layouts) invalidations for \(counts.changes) changes"
+      } else if case .batch = step, counts.layouts > 1 {
+        problem = "\(counts.layouts) layout invalidations in one batch"
+      }
+      if let problem {
+        throw Mismatch(description: "View n\(id) got \(problem), in `\(step.lines()[0])`")
+      }
+    }
+  }
+
   private func checkSettled(after step: Step) throws {
     try checkNoUnexpectedCalls(after: step)
+    try checkInvalidations(after: step)
+    for id in model.views.sorted() where !model.isHeld(id) && system.isViewAlive(id) {
+      throw Mismatch(description: "View n\(id) is still alive after the program released it")
+    }
     for id in model.order where model.isHeld(id) {
       let actual = system.currentValue(id)
       let expected = model.nodes[id]!.value
@@ -236,6 +281,12 @@ final class ModelCheck {
 
   private func checkInBatch(after step: Step) throws {
     try checkNoUnexpectedCalls(after: step)
+    for id in model.views.sorted() {
+      if let counts = system.peekInvalidations(id), counts.layouts + counts.displays > 0 {
+        throw Mismatch(
+          description: "View n\(id) was invalidated inside a batch, after `\(step.lines()[0])`")
+      }
+    }
     for id in model.order where model.isHeld(id) {
       let actual = system.currentValue(id)
       let expected = model.latestValue(id)

@@ -70,6 +70,9 @@ enum SinkBehavior: Hashable, Sendable {
   case write(when: Condition, times: Int, [WriteAction])
   /// Cancels `target` (possibly itself) the first time a value matches `when`.
   case cancel(SinkID, when: Condition)
+  /// A binding (`bind(to:)`): writes every value it sees into `target`, a source or a view's
+  /// property (which a value equal to the current one leaves alone). Public layers only.
+  case forward(to: NodeID)
 }
 
 /// One step of a program.
@@ -81,8 +84,12 @@ indirect enum Step: Hashable, Sendable {
   case batch([Step])
   case subscribe(SinkID, to: NodeID, emitsCurrentValue: Bool, SinkBehavior)
   case cancel(SinkID)
-  /// The test lets go of its handle on a derived node.
+  /// The test lets go of its handle on a derived node (or of a view).
   case release(NodeID)
+  /// A view whose `@ViewInvalidating(.layout, .display)` property starts at `initial`; the
+  /// property's projected value (`$x`) is node `id`, and writing `id` sets the property.
+  /// Public layers only.
+  case view(NodeID, initial: Int)
 }
 
 /// `value mod divisor`, always in `0..<divisor`.
@@ -144,12 +151,16 @@ extension Step {
         action = "record; if \(condition) (first \(times) times) { \(list) }"
       case .cancel(let target, let condition):
         action = "record; if \(condition) (once) { s\(target).cancel() }"
+      case .forward(let target):
+        return ["\(pad)s\(sink) = n\(node).bind(to: n\(target))"]
       }
       return ["\(pad)s\(sink) = n\(node).subscribe(emitsCurrentValue: \(emits)) { \(action) }"]
     case .cancel(let sink):
       return ["\(pad)s\(sink).cancel()"]
     case .release(let id):
       return ["\(pad)release(n\(id))"]
+    case .view(let id, let initial):
+      return ["\(pad)n\(id) = view(x: \(initial)).$x"]
     }
   }
 }

@@ -16,6 +16,7 @@ struct SinkScript {
     case .record: remaining = 0
     case .write(_, let times, _): remaining = times
     case .cancel: remaining = 1
+    case .forward: remaining = .max
     }
   }
 
@@ -33,6 +34,8 @@ struct SinkScript {
       guard condition.matches(value) else { return [] }
       remaining -= 1
       return [.cancel(target)]
+    case .forward(let target):
+      return [.write(target, value)]
     }
   }
 }
@@ -94,6 +97,9 @@ final class ReferenceModel {
   /// Node labels in creation order: inputs always come before the nodes computed from them.
   private(set) var order: [NodeID] = []
   private(set) var sinks: [SinkID: Sink] = [:]
+  /// The nodes that are views' properties (sources a program writes by setting the property).
+  private(set) var views: Set<NodeID> = []
+
   private var sinksByNode: [NodeID: [SinkID]] = [:]
   private var batchDepth = 0
   private var batchTouched: [NodeID] = []
@@ -110,15 +116,47 @@ final class ReferenceModel {
     nodes[id] == nil && kind.arity.contains(inputs.count) && inputs.allSatisfy(isHeld)
   }
 
-  func canSubscribe(_ sink: SinkID, to node: NodeID) -> Bool {
-    sinks[sink] == nil && isHeld(node)
+  func canSubscribe(_ sink: SinkID, to node: NodeID, _ behavior: SinkBehavior = .record) -> Bool {
+    guard sinks[sink] == nil, isHeld(node) else { return false }
+    guard case .forward(let target) = behavior else { return true }
+    guard canWrite(target) else { return false }
+    // One binding per view; and no binding may feed back into its own source, which would
+    // never settle.
+    if views.contains(target), sinks.values.contains(where: { $0.binds(target) }) {
+      return false
+    }
+    return !downstream(of: target).contains(node)
+  }
+
+  /// Sources a program may write: relays, and views it still holds.
+  func canWrite(_ id: NodeID) -> Bool { isSource(id) && isHeld(id) }
+
+  /// Every node a change of `start` can reach, through derivations and live bindings.
+  private func downstream(of start: NodeID) -> Set<NodeID> {
+    var reached: Set<NodeID> = [start]
+    var grew = true
+    while grew {
+      grew = false
+      for id in order where !reached.contains(id) {
+        if nodes[id]!.inputs.contains(where: reached.contains) {
+          reached.insert(id)
+          grew = true
+        }
+      }
+      for sink in sinks.values where sink.cancelledAt == nil && reached.contains(sink.node) {
+        if case .forward(let target) = sink.script.behavior, reached.insert(target).inserted {
+          grew = true
+        }
+      }
+    }
+    return reached
   }
 
   func canCancel(_ sink: SinkID) -> Bool {
     sinks[sink].map { $0.cancelledAt == nil } ?? false
   }
 
-  func canRelease(_ id: NodeID) -> Bool { isHeld(id) && !isSource(id) }
+  func canRelease(_ id: NodeID) -> Bool { isHeld(id) && (!isSource(id) || views.contains(id)) }
 
   // MARK: Steps
 
@@ -142,6 +180,8 @@ final class ReferenceModel {
   /// A write at logical time `key`: stored at once; delivered as an event of its own, or with
   /// the enclosing batch.
   func write(_ id: NodeID, _ value: Int, at key: Int) {
+    // Setting a view's property to the value it holds does nothing.
+    if views.contains(id), nodes[id]!.latest == value { return }
     if key > nodes[id]!.latestTime {
       nodes[id]!.latest = value
       nodes[id]!.latestTime = key
@@ -181,11 +221,30 @@ final class ReferenceModel {
     sinks[sink]!.cancelledAt = key
   }
 
-  func release(_ id: NodeID) { nodes[id]!.isHeld = false }
+  /// A view whose property starts at `initial`.
+  func addView(_ id: NodeID, _ initial: Int) {
+    addSource(id, initial)
+    views.insert(id)
+  }
+
+  /// Lets go of a derived node, or of a view at logical time `key`, which ends its binding
+  /// (the view holds the binding's token, as a view keeps its subscriptions).
+  func release(_ id: NodeID, at key: Int) {
+    nodes[id]!.isHeld = false
+    guard views.contains(id) else { return }
+    for (sink, state) in sinks where state.cancelledAt == nil && state.binds(id) {
+      cancel(sink, at: key)
+    }
+  }
 
   /// What `sink` does on seeing `value`.
   func react(_ sink: SinkID, to value: Int) -> [SinkAction] {
-    sinks[sink]!.script.react(to: value)
+    if case .forward(let target) = sinks[sink]!.behavior, views.contains(target),
+      nodes[target]!.latest == value
+    {
+      return []
+    }
+    return sinks[sink]!.script.react(to: value)
   }
 
   // MARK: Delivery
@@ -285,5 +344,15 @@ final class ReferenceModel {
       }
       if (attached.count, live.count) == count { return live }
     }
+  }
+}
+
+extension ReferenceModel.Sink {
+  var behavior: SinkBehavior { script.behavior }
+
+  /// Whether this is a live binding into `target`.
+  func binds(_ target: NodeID) -> Bool {
+    guard cancelledAt == nil, case .forward(let into) = behavior else { return false }
+    return into == target
   }
 }

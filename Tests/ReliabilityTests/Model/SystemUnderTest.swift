@@ -40,8 +40,8 @@ final class CallLog: @unchecked Sendable {
   }
 }
 
-/// A system the reference model checks: the engine's nodes today; relays, operators and
-/// views later. Each conformer builds the program's nodes its own way and runs each sink
+/// A system the reference model checks: the engine's nodes (``CoreSystem``), or the public
+/// layers' relays, operators, bindings and views (``PublicSystem``). Each conformer builds the program's nodes its own way and runs each sink
 /// through ``SinkScript`` so that it acts as the model expects.
 protocol SystemUnderTest: AnyObject {
   var log: CallLog { get }
@@ -59,6 +59,31 @@ protocol SystemUnderTest: AnyObject {
   func isFreed(_ id: NodeID) -> Bool
   /// Cancels every subscription and lets go of every node.
   func releaseEverything()
+  /// A view whose property, starting at `initial`, is node `id` (public layers only).
+  func makeView(_ id: NodeID, initial: Int)
+  /// What view `id` went through since the last call, then forgets it.
+  func takeInvalidations(_ id: NodeID) -> InvalidationCounts?
+  /// What view `id` went through since the last `takeInvalidations`.
+  func peekInvalidations(_ id: NodeID) -> InvalidationCounts?
+  /// Whether view `id` still exists.
+  func isViewAlive(_ id: NodeID) -> Bool
+}
+
+/// What one view went through: how many times its property really changed, and the
+/// invalidations it received.
+struct InvalidationCounts {
+  var changes = 0
+  var layouts = 0
+  var displays = 0
+}
+
+extension SystemUnderTest {
+  func makeView(_ id: NodeID, initial: Int) {
+    preconditionFailure("the engine alone has no views")
+  }
+  func takeInvalidations(_ id: NodeID) -> InvalidationCounts? { nil }
+  func peekInvalidations(_ id: NodeID) -> InvalidationCounts? { nil }
+  func isViewAlive(_ id: NodeID) -> Bool { false }
 }
 
 /// The engine itself: `SourceNode`, `DerivedNode`, `Property`, `batch` and `Subscription`.
