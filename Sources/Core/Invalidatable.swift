@@ -1,7 +1,7 @@
 /// An object the engine can invalidate: a view that must lay itself out again, a rendered
 /// fragment that must be redrawn, a service's cache that must be rebuilt.
 ///
-/// The engine reaches an invalidatable object through ``invalidate(by:_:)``. Outside batches
+/// The engine reaches an invalidatable object through ``invalidate(by:_:)-(_,()->Void)``. Outside batches
 /// and deliveries the invalidation runs at once; inside them it is deferred to their end and
 /// run once per distinct invalidator, in the order first requested. That is how ten thousand
 /// writes in one `batch` cost a view one layout pass.
@@ -34,7 +34,7 @@ extension Invalidatable {
   }
 
   /// Runs `perform(self, invalidator)` at once or, inside a batch or a delivery, once at its
-  /// end; the same as ``invalidate(by:_:)`` but cheaper on the hot path.
+  /// end; the same as ``invalidate(by:_:)-(_,()->Void)`` but cheaper on the hot path.
   ///
   /// `perform` receives the object and the invalidator, so it can be a closure that captures
   /// nothing, which costs no allocation when the invalidation runs at once.
