@@ -50,21 +50,36 @@ extension ThreadContext {
     }
     touched.removeAll(keepingCapacity: true)
     swap(&touched, &batchTouched)
-    // Queue every domain's event and take every free drainer role before delivering any:
-    // a sink run by the first domain's delivery that writes into another domain of the batch
-    // is then queued behind the batch's event there, not delivered ahead of it.
+    // Take every free drainer role, and queue the batch's event in every domain whose role is
+    // taken, before delivering anything: a sink that writes into another domain of the batch
+    // is then queued behind the batch's writes there, not delivered ahead of them.
+    // The domains this thread claims are delivered together, as one event: a switch
+    // (`flatMapLatest`) that merges two of them mid-delivery then reads the batch's values on
+    // both sides, and each sink runs once for the whole batch.
     var claimed: [Domain] = []
+    let session = takeSession()
     for group in groups {
       let root = group.nodes[0].home.lockRoot()
-      for (index, node) in group.nodes.enumerated() {
-        node.enqueueLatest()
-        root.enqueue(.write(node, closesEvent: index == group.nodes.count - 1), from: self)
-      }
       if root.drainers.isEmpty {
         root.drainers.append(id)
         claimed.append(root)
+        for node in group.nodes {
+          node.stageLatest()
+          session.sources.append(node)
+        }
+      } else {
+        for (index, node) in group.nodes.enumerated() {
+          node.enqueueLatest()
+          root.enqueue(.write(node, closesEvent: index == group.nodes.count - 1), from: self)
+        }
       }
       root.lock.unlock()
+    }
+    if session.sources.isEmpty {
+      returnSession(session)
+    } else {
+      session.spansDomains = claimed.count > 1
+      Engine.deliverEvent(session, writes: session.sources.count, self)
     }
     for root in claimed { Engine.finishDrain(of: root, self) }
   }

@@ -50,16 +50,8 @@ import Testing
     }
     inner.accept(12)
     other.accept(22)
-    withKnownIssue(
-      """
-      Engine: a batch that writes sources in two domains delivers one event per domain, \
-      grouped when the batch ends; a switch that merges the domains during the first event \
-      reads the other domain's pre-batch value (20), then gets the batch's value (21) as a \
-      second event.
-      """
-    ) {
-      #expect(seen.values == [10, 21, 22])
-    }
+    // One delivery for the batch, with the new inner property's batch value.
+    #expect(seen.values == [10, 21, 22])
     #expect(seen.values.last == 22)
     _ = token
   }

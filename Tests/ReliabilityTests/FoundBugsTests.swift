@@ -53,9 +53,8 @@ struct FoundBugsTests {
       selector.write(1)
       high.write(10)
     }
-    withKnownIssue("switchInputs merges a domain whose batched writes are queued behind") {
-      #expect(seen.values == [10])
-    }
+    // Fixed: a batch delivers every domain it claims as one event.
+    #expect(seen.values == [10])
     #expect(follower.currentValue() == 10)
     token.cancel()
   }

@@ -22,6 +22,9 @@ final class DrainSession {
   @exclusivity(unchecked) private(set) var changed: UnsafeMutablePointer<Unmanaged<AnyNode>>
   @exclusivity(unchecked) private(set) var changedCount = 0
   @exclusivity(unchecked) private var changedCapacity = 16
+  /// Whether the event's sources belong to several domains (a batch delivering every domain
+  /// it claimed at once): each node then commits under its own domain's lock.
+  @exclusivity(unchecked) var spansDomains = false
   /// Sources of the event; they keep the event's sources alive until it is delivered.
   @exclusivity(unchecked) @usableFromInline var sources: ContiguousArray<AnyNode> = []
 

@@ -54,6 +54,9 @@ package class AnyNode: @unchecked Sendable {
   @usableFromInline func deliverCommitted(_ context: ThreadContext) {}
   /// Moves the latest value to the pending queue (a batch committing). Lock.
   @usableFromInline func enqueueLatest() {}
+  /// Takes the latest value as the value to deliver (a batch committing while the role is
+  /// free, so nothing is pending). Role, under the lock.
+  @usableFromInline func stageLatest() {}
   /// Takes the oldest pending value as the value to deliver. Role, under the lock.
   @usableFromInline func stagePending() {}
   /// Recomputes the committed value from the inputs' committed values, without notifying.

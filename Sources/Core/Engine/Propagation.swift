@@ -31,10 +31,23 @@ extension Engine {
     }
     context.activeSession = outerSession
     let changed = UnsafeBufferPointer(start: session.changed, count: session.changedCount)
-    let root = session.sources[0].home.lockRoot()
-    for node in changed { node._withUnsafeGuaranteedRef { $0.commit() } }
-    root.unsettled -= writes
-    root.lock.unlock()
+    if _fastPath(!session.spansDomains) {
+      let root = session.sources[0].home.lockRoot()
+      for node in changed { node._withUnsafeGuaranteedRef { $0.commit() } }
+      root.unsettled -= writes
+      root.lock.unlock()
+    } else {
+      // A batch delivering several domains at once: each node commits under its own lock.
+      session.spansDomains = false
+      for node in changed {
+        node._withUnsafeGuaranteedRef { node in
+          let root = node.home.lockRoot()
+          node.commit()
+          if node.isSource { root.unsettled -= 1 }
+          root.lock.unlock()
+        }
+      }
+    }
     context.beginScope()
     for node in changed {
       node._withUnsafeGuaranteedRef { node in

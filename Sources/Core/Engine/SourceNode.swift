@@ -108,6 +108,12 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     pending.append(latest)
   }
 
+  override func stageLatest() {
+    // `staged` holds a second reference to `delivered` here, so no value dies under the lock.
+    staged = latest
+    hasStaged = true
+  }
+
   override func stagePending() {
     if let value = pending.popFirst() {
       staged = value
