@@ -26,9 +26,12 @@ extension Property {
     _ transform: @escaping @Sendable (Value) -> Property<Inner>
   ) -> Property<Inner> {
     let outer = node
-    let link = _SwitchLink(following: transform(outer.read(.latest)))
+    // The first inner property and the first value come from what has been delivered, not
+    // from the newest writes: created inside a batch, the node's edges and its value then
+    // describe the same state, and the batch's delivery switches it if the outer value moved.
+    let link = _SwitchLink(following: transform(outer.deliveredValue()))
     let result = Property<Inner>._derived(from: [outer, link.current.node]) { mode, previous in
-      guard previous != nil else { return link.current.node.read(.latest) }
+      guard previous != nil else { return link.current.node.deliveredValue() }
       guard mode == .delivery else {
         // An on-demand read while a write waits for delivery: follow the newest outer value
         // without switching; the delivery will switch.

@@ -90,3 +90,25 @@ import Testing
     _ = token
   }
 }
+
+@Suite struct FlatMapLatestInBatchTests {
+  @Test("Created inside a batch, flatMapLatest follows the inner property its value comes from")
+  func createdInsideABatch() {
+    let raw = BehaviorRelay(1)
+    let selector = raw.asProperty().map { $0 > 0 ? 0 : 1 }.removeDuplicates()
+    let first = BehaviorRelay(10)
+    let second = BehaviorRelay(20)
+    var result: Property<Int>?
+    batch {
+      raw.accept(-1)
+      result = selector.flatMapLatest { $0 == 0 ? first.asProperty() : second.asProperty() }
+      #expect(result?.value == 20)  // reads inside the batch see its writes
+      raw.accept(2)  // back: the selector's delivered value never changes
+    }
+    #expect(result?.value == 10)
+    first.accept(11)
+    #expect(result?.value == 11)
+    second.accept(21)
+    #expect(result?.value == 11)
+  }
+}

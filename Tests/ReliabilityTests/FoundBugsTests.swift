@@ -37,7 +37,7 @@ struct FoundBugsTests {
 
   @Test("A node switching into a domain whose batched write is still queued sees it at once")
   func switchIntoDomainWithQueuedBatchWrite() {
-    // Found by the random programs; open. `follower` follows `low` while the selector is even
+    // Found by the random programs; fixed. `follower` follows `low` while the selector is even
     // and `high` while it is odd; `high` is in a domain of its own until the switch merges it.
     // The batch sets both; the selector's domain is delivered first, the switch reads `high`'s
     // delivered value (1, not yet 10), the sink runs, and then `high`'s queued event runs it
@@ -61,7 +61,7 @@ struct FoundBugsTests {
 
   @Test("A switching node created inside a batch follows the input its value came from")
   func switchingNodeCreatedInBatchFollowsTheWrongInput() {
-    // Found by the random programs; open, and `flatMapLatest` is built this way. Created
+    // Found by the random programs; fixed (`flatMapLatest` is built this way). Created
     // inside a batch, the node picks its input from the selector's newest value (`odd` side:
     // -1 is negative) but computes its value, when attached, from the delivered one (`even`
     // side). The batch then moves the selector back, which a removeDuplicates holds back, so
@@ -80,15 +80,13 @@ struct FoundBugsTests {
     guard let follower else { return }
     let handle = Property(node: follower)
     first.write(11)
-    withKnownIssue("the node's edges come from the newest value, its value from the delivered one")
-    {
-      #expect(handle.value == 11)
-    }
+    // Fixed: the first input and value come from the delivered state.
+    #expect(handle.value == 11)
   }
 
   @Test("A derived node released before its deferred attachment ran leaves the graph")
   func releasedBeforeAttached() {
-    // Found by the stress tests (every pair released while another thread delivered stayed in
+    // Found by the stress tests, fixed (every pair released while another thread delivered stayed in
     // the graph); open. While another thread delivers the domain, a new node's attachment is
     // queued; releasing its last handle before that ran sees the node not yet attached, so no
     // detach is queued, and the attachment then keeps it in the graph for good.
@@ -183,8 +181,8 @@ extension FoundBugsTests {
 }
 
 /// A node following `even` while `selector` is even and `odd` while it is odd, switching from
-/// inside its delivery-mode compute as `flatMapLatest` does: its first input is picked from the
-/// selector's newest value, and it learns its own identity only once created.
+/// inside its delivery-mode compute as `flatMapLatest` does: its first input (and first value) is
+/// picked from the selector's delivered value, and it learns its own identity only once created.
 private func switchingNode(
   selector: ValueNode<Int>, even: ValueNode<Int>, odd: ValueNode<Int>
 ) -> DerivedNode<Int> {
@@ -194,7 +192,9 @@ private func switchingNode(
   }
   let owner = Owner()
   let pick: @Sendable (Int) -> ValueNode<Int> = { $0.isMultiple(of: 2) ? even : odd }
-  let node = DerivedNode<Int>(inputs: [selector, pick(selector.currentValue())]) { mode, _ in
+  let first = pick(selector.deliveredValue())
+  let node = DerivedNode<Int>(inputs: [selector, first]) { mode, previous in
+    guard previous != nil else { return first.deliveredValue() }
     let followed = pick(selector.read(mode))
     if mode == .delivery, let node = owner.node, node.inputs.last !== followed {
       Engine.switchInputs(of: node, to: [selector, followed])
