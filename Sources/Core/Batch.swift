@@ -24,7 +24,10 @@ public func batch<Result>(_ body: () throws -> Result) rethrows -> Result {
   context.beginScope()
   defer {
     context.batchDepth -= 1
-    if context.batchDepth == 0 && !context.batchTouched.isEmpty { context.commitBatch() }
+    if context.batchDepth == 0 {
+      if !context.batchTouched.isEmpty { context.commitBatch() }
+      if !context.completionsAfterBatch.isEmpty { context.completeAfterBatch() }
+    }
     context.endScope()
   }
   return try body()
@@ -82,5 +85,14 @@ extension ThreadContext {
       Engine.deliverEvent(session, writes: session.sources.count, self)
     }
     for root in claimed { Engine.finishDrain(of: root, self) }
+  }
+
+  /// Completes the sources whose owners went away inside the batch that just ended.
+  func completeAfterBatch() {
+    var nodes: [AnyNode] = []
+    swap(&nodes, &completionsAfterBatch)
+    for node in nodes {
+      Engine.performInOrder(in: node.home) { Engine.complete(node) }
+    }
   }
 }

@@ -55,7 +55,11 @@ extension Invalidatable {
       perform(self, invalidator)
       return
     }
-    context.deferInvalidation(of: self, by: invalidator) { perform(self, invalidator) }
+    // Deferred, the object is held weakly: releasing it inside the batch frees it, and its
+    // invalidation is dropped.
+    context.deferInvalidation(of: self, by: invalidator) { [weak self] in
+      if let self { perform(self, invalidator) }
+    }
   }
 }
 
@@ -90,8 +94,17 @@ struct InvalidationKey {
 
 /// Invalidations deferred to the end of the outermost scope, in first-request order.
 struct PendingInvalidations {
-  private var entries: [(target: AnyObject, key: InvalidationKey, perform: () -> Void)] = []
-  /// Indices of entries by target, for large batches touching many objects.
+  /// One deferred invalidation. The target is held weakly, so that an object released inside
+  /// a batch is freed then, not at the batch's end.
+  private struct Entry {
+    weak var target: AnyObject?
+    let key: InvalidationKey
+    let perform: () -> Void
+  }
+
+  private var entries: [Entry] = []
+  /// Indices of entries by target, for large batches touching many objects. A freed target's
+  /// identifier may be reused by a new object; comparing the weak reference tells them apart.
   private var byTarget: [ObjectIdentifier: [Int]] = [:]
 
   var isEmpty: Bool { entries.isEmpty }
@@ -105,23 +118,28 @@ struct PendingInvalidations {
     } else {
       if byTarget.isEmpty {
         for (index, entry) in entries.enumerated() {
-          byTarget[ObjectIdentifier(entry.target), default: []].append(index)
+          if let target = entry.target {
+            byTarget[ObjectIdentifier(target), default: []].append(index)
+          }
         }
       }
-      if let indices = byTarget[id], indices.contains(where: { entries[$0].key.matches(key) }) {
+      if let indices = byTarget[id],
+        indices.contains(where: { entries[$0].target === target && entries[$0].key.matches(key) })
+      {
         return
       }
       byTarget[id, default: []].append(entries.count)
     }
-    entries.append((target, key, perform))
+    entries.append(Entry(target: target, key: key, perform: perform))
   }
 
-  mutating func take() -> [(target: AnyObject, key: InvalidationKey, perform: () -> Void)] {
+  /// Removes and returns the invalidations whose target is still alive, in request order.
+  mutating func take() -> [() -> Void] {
     defer {
       entries = []
       byTarget = [:]
     }
-    return entries
+    return entries.compactMap { $0.target == nil ? nil : $0.perform }
   }
 }
 
@@ -129,6 +147,6 @@ extension ThreadContext {
   /// Runs the deferred invalidations in request order. Invalidations they request in turn run
   /// at once (no scope is open).
   func flushInvalidations() {
-    for entry in invalidations.take() { entry.perform() }
+    for perform in invalidations.take() { perform() }
   }
 }

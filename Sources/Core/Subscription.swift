@@ -11,32 +11,39 @@
 /// > even later in the same delivery. Called from another thread while a delivery is under
 /// > way, the sink may still run once with the value already being delivered.
 public final class Subscription: @unchecked Sendable {
-  // Safe: `isCancelled` is only read and written under the lock of the node's domain.
-  let node: AnyNode
+  // Safe: `node` is only read and written under the lock of `home`'s root; `home` and `id`
+  // are immutable.
+  /// The node's home domain, kept for its lock: small, and free of user values.
+  let home: Domain
+  /// The subscribed node until the subscription ends; then `nil`, so that a cancelled token
+  /// kept in a collection does not keep the node (and what it is computed from) in memory.
+  @exclusivity(unchecked) var node: AnyNode?
   let id: UInt64
-  @exclusivity(unchecked) var isCancelled = false
 
   @usableFromInline
   init(node: AnyNode, id: UInt64) {
+    self.home = node.home
     self.node = node
     self.id = id
   }
 
   deinit {
-    // No lock needed to read the flag: nothing else refers to the token any more, and the
+    // No lock needed to read the field: nothing else refers to the token any more, and the
     // release that ended its last reference orders every earlier write before this read.
-    if !isCancelled { cancel() }
+    if node != nil { cancel() }
   }
+
+  /// Whether the subscription has ended. Call with the lock held.
+  var isCancelled: Bool { node == nil }
 
   /// Ends the subscription; later changes are not delivered. Calling it again does nothing.
   public func cancel() {
-    let node = node
-    let root = node.home.lockRoot()
-    guard !isCancelled else {
+    let root = home.lockRoot()
+    // `node` moves to this local and is released at the end, after the lock.
+    guard let node = node.take() else {
       root.lock.unlock()
       return
     }
-    isCancelled = true
     // The thread's context is only needed when someone is delivering this domain right now.
     let context = root.drainers.isEmpty ? nil : ThreadContext.current
     let deliveringHere = context.map { root.drainers.contains($0.id) } ?? false

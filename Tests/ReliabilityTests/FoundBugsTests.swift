@@ -121,7 +121,7 @@ struct FoundBugsTests {
 extension FoundBugsTests {
   @Test("A cancelled token keeps its node, and what that is computed from, in memory")
   func cancelledTokenKeepsItsNode() {
-    // Found by the random programs on the public layers; open. `Subscription` refers to its
+    // Found by the random programs on the public layers; fixed. `Subscription` referred to its
     // node strongly for its whole life, cancelled or not: a view model that cancels a
     // subscription but keeps the token (in its `[Subscription]`) keeps the derived chain
     // (detached, so never recomputed) in memory until the token goes.
@@ -132,9 +132,8 @@ extension FoundBugsTests {
     let token = mapped!.subscribe { _ in }
     token.cancel()
     mapped = nil
-    withKnownIssue("Subscription.node is a strong reference that cancel() does not clear") {
-      #expect(tracker.alive == [])
-    }
+    // Fixed: cancelling clears the token's reference to its node.
+    #expect(tracker.alive == [])
     relay.accept(2)
     #expect(relay.value == 2)
     _ = token
@@ -143,7 +142,7 @@ extension FoundBugsTests {
   @Test("A view released inside a batch after an invalidation lives, and stays bound, to its end")
   @MainActor
   func viewReleasedInBatchStaysBound() {
-    // Found by the random programs on the public layers; open. An invalidation requested inside
+    // Found by the random programs on the public layers; fixed. An invalidation requested inside
     // a batch is deferred to its end with a strong reference to the view, so a view released
     // in the batch outlives its last owner; its bindings (whose tokens it holds) stay alive
     // with it, and the batch's own values are still delivered to the released view.
@@ -169,14 +168,11 @@ extension FoundBugsTests {
       assigned = gauge!.assigned
       tracker.track(gauge!, "view")
       gauge = nil
-      withKnownIssue("the deferred invalidation holds the view strongly") {
-        #expect(tracker.alive == [])
-      }
+      // Fixed: a deferred invalidation holds its view weakly.
+      #expect(tracker.alive == [])
     }
     #expect(tracker.alive == [])
-    withKnownIssue("the released view still got the batch's value") {
-      #expect(assigned?.values == [1])
-    }
+    #expect(assigned?.values == [1])
   }
 }
 

@@ -17,6 +17,8 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// One delivery step: compute in `.delivery` mode and stage the result. Built in the
   /// (inlinable) initializer, so it is specialized for `Value` wherever the operator is.
   @usableFromInline let deliveryStep: @Sendable (DerivedNode<Value>) -> Bool
+  /// The domain's write count, and whether it was settled, when the first value was computed.
+  @usableFromInline let creationStamp: (writes: UInt64, settled: Bool)
 
   /// Creates a node computed from `inputs` and attaches it to the graph.
   ///
@@ -29,6 +31,10 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
   ) {
     precondition(!inputs.isEmpty, "A derived node needs at least one input.")
+    let home = Domain.merged(inputs.map(\.home))
+    // Taken before the first value is computed: if a write lands between now and the
+    // attachment, the attachment recomputes the value.
+    let stamp = home.writeStamp()
     guard let initial = compute(.latest, nil) else {
       preconditionFailure("A derived node's compute must return a value when previous is nil.")
     }
@@ -39,7 +45,8 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       node.hasStaged = true
       return true
     }
-    super.init(home: Domain.merged(inputs.map(\.home)), value: initial, isSource: false)
+    self.creationStamp = stamp
+    super.init(home: home, value: initial, isSource: false)
     self.isAttached = false
     self.inputs = ContiguousArray(inputs)
     Engine.attachInOrder(self)

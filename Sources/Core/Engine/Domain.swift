@@ -30,6 +30,10 @@ package final class Domain: @unchecked Sendable {
   /// Source writes whose effect on derived nodes has not been committed yet; while non-zero,
   /// derived values are read by pulling from the sources. Guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var unsettled = 0
+  /// How many writes this domain (and every domain merged into it) has taken; a new derived
+  /// node compares it at creation and at attachment to know whether its first value is stale.
+  /// Guarded by `lock`.
+  @exclusivity(unchecked) @usableFromInline var writeCount: UInt64 = 0
   /// Writes queued by a thread that was delivering this domain, since the domain was last idle.
   @exclusivity(unchecked) @usableFromInline var reentrantWrites = 0
 
@@ -41,6 +45,14 @@ package final class Domain: @unchecked Sendable {
     lock.lock()
     if _fastPath(forward == nil) { return self }
     return lockForwardedRoot()
+  }
+
+  /// The write count and whether every write has been delivered, read together.
+  @usableFromInline
+  func writeStamp() -> (writes: UInt64, settled: Bool) {
+    let root = lockRoot()
+    defer { root.lock.unlock() }
+    return (root.writeCount, root.unsettled == 0)
   }
 
   /// `lockRoot()` for a domain that was merged into another: follow the forwarding chain.
@@ -173,6 +185,7 @@ extension Domain {
       loser.drainers = Drainers()
       survivor.queue.append(contentsOf: &loser.queue)
       survivor.unsettled += loser.unsettled
+      survivor.writeCount &+= loser.writeCount
       loser.unsettled = 0
       survivor.reentrantWrites += loser.reentrantWrites
       high.lock.unlock()

@@ -160,9 +160,11 @@ extension Engine {
     node.rank = rank
     node.isAttached = true
     let inputsCompleted = node.inputs.allSatisfy(\.isCompleted)
-    // The value computed at creation came from the newest writes; it only differs from what
-    // the inputs have delivered while some write is still on its way.
-    let needsRefresh = root.unsettled > 0
+    // The value computed at creation describes the state then; recompute it from what the
+    // inputs have delivered if a write was on its way then or is now, or landed since.
+    let needsRefresh =
+      root.unsettled > 0 || !node.creationStamp.settled
+      || root.writeCount != node.creationStamp.writes
     root.lock.unlock()
     if needsRefresh { node.refresh() }
     if inputsCompleted { complete(node) }

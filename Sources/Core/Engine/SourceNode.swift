@@ -67,6 +67,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// The body of `write(_:)`, entered with `root`'s lock held.
   @inlinable @inline(__always)
   func write(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
+    root.writeCount &+= 1
     latest = value
     guard root.drainers.isEmpty else {
       pending.append(value)
@@ -100,6 +101,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   func writeInBatch(_ value: Value, _ context: ThreadContext) {
     let root = home.lockRoot()
     latest = value
+    root.writeCount &+= 1
     if context.markTouchedInBatch(self) { root.unsettled += 1 }
     root.lock.unlock()
   }
@@ -123,7 +125,15 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
   /// Ends the source: it will never change again. Its sinks are released, `values` sequences
   /// finish, and derived nodes whose inputs have all completed complete too.
+  ///
+  /// Inside a batch the source ends when the batch does, after the batch's writes (this one's
+  /// included) have been delivered: an owner released mid-batch does not lose them.
   package func complete() {
+    let context = ThreadContext.current
+    if context.batchDepth > 0 {
+      context.completionsAfterBatch.append(self)
+      return
+    }
     Engine.performInOrder(in: home) { [self] in Engine.complete(self) }
   }
 }

@@ -19,6 +19,8 @@ package final class ThreadContext {
   /// Sources written inside the open batch, in first-write order.
   @exclusivity(unchecked) var batchTouched: ContiguousArray<AnyNode> = []
   @exclusivity(unchecked) var batchTouchedSet: Set<ObjectIdentifier> = []
+  /// Sources whose owner went away inside the open batch; they complete when it ends.
+  @exclusivity(unchecked) var completionsAfterBatch: [AnyNode] = []
   /// Nesting depth of invalidation scopes (batches and deliveries).
   @exclusivity(unchecked) @usableFromInline package var scopeDepth = 0
   /// Invalidations deferred to the end of the outermost scope, deduplicated.
