@@ -104,6 +104,19 @@ public struct ViewInvalidating<Value: Equatable> {
   ) -> Value {
     get { view[keyPath: storageKeyPath].storage.value }
     set {
+      #if DEBUG
+        // The compiler checks callers' isolation, except through a key path handed to code
+        // that knows nothing of views (a generic binding). Debug builds catch that here, as
+        // UIKit's Main Thread Checker does; release builds skip the check (it costs 30–40 ns).
+        if !_MainThread.isCurrent {
+          preconditionFailure(
+            """
+            A @ViewInvalidating property was set off the main actor. Views are main-actor \
+            isolated: bind them with `bind(to: view, \\.property)` from the Invalidating \
+            module (it hops to the main actor), or deliver with `subscribeOnMainActor`.
+            """)
+        }
+      #endif
       guard view[keyPath: storageKeyPath].storage.replace(with: newValue) else { return }
       view[keyPath: storageKeyPath].invalidations.invalidate(view)
       view[keyPath: storageKeyPath].storage.publish()

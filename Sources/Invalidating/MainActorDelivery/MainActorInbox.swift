@@ -1,4 +1,5 @@
 import InvalidatingCore
+import InvalidatingPlatform
 
 /// Hands the values of an engine sink to a main-actor handler, in order.
 ///

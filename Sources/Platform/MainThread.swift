@@ -9,13 +9,14 @@
 /// The engine delivers a change on the thread that wrote it. A view binding uses this check to
 /// assign at once, inside the engine's delivery (so that batches deduplicate the view's
 /// invalidations), when the writer was main-actor code, and to hop to the main actor otherwise.
-enum _MainThread {
+@usableFromInline
+package enum _MainThread {
   #if canImport(Darwin)
     /// Whether the caller runs on the main thread, which is where the main actor runs.
-    static var isCurrent: Bool { pthread_main_np() != 0 }
+    @usableFromInline package static var isCurrent: Bool { pthread_main_np() != 0 }
 
     /// Nothing to prepare: Darwin knows its main thread.
-    @MainActor static func record() {}
+    @MainActor package static func record() {}
   #else
     /// A mark on the main dispatch queue. Elsewhere than on Darwin the main actor's jobs run on
     /// the main queue but not always on the process's main thread (once the main thread has
@@ -27,9 +28,11 @@ enum _MainThread {
     }()
 
     /// Whether the caller runs on the main queue, which is where the main actor runs.
-    static var isCurrent: Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
+    @usableFromInline package static var isCurrent: Bool {
+      DispatchQueue.getSpecific(key: mainQueueKey) == true
+    }
 
     /// Marks the main queue before the first check.
-    @MainActor static func record() { _ = mainQueueKey }
+    @MainActor package static func record() { _ = mainQueueKey }
   #endif
 }
