@@ -196,16 +196,8 @@ struct ConcurrencyStressTests {
       for (node, probe, token) in kept {
         #expect(probe.overlaps == 0)
         #expect(probe.outOfOrder == 0)
-        // Open engine bug, found under AddressSanitizer (about 1 run in 7 of this suite, also
-        // before the delivery optimizations): a pair whose creation merged two domains being
-        // written on other threads can stop following one of its sources for good, e.g.
-        // ending on (504, 2000) or (2000, 962). Rule 5 says every sink ends on the final value.
-        withKnownIssue(
-          "a pair created while its sources are written may lose one", isIntermittent: true
-        ) {
-          #expect(probe.last == encodePair(count, count))
-          #expect(node.value == encodePair(count, count))
-        }
+        #expect(probe.last == encodePair(count, count))
+        #expect(node.value == encodePair(count, count))
         token.cancel()
       }
     }
