@@ -63,7 +63,7 @@ struct ProgramGenerator {
       case 0..<60: return write()
       case 60..<70 where depth < 3: return .batch(batchBody(depth: depth + 1))
       case 60..<78: return subscribe()
-      case 78..<90: return derive(depth: depth) ?? write()
+      case 78..<90: return derive() ?? write()
       case 90..<95: return cancel() ?? write()
       default: return release() ?? write()
       }
@@ -103,8 +103,8 @@ struct ProgramGenerator {
     return .view(id, initial: int(0...7))
   }
 
-  private mutating func derive(depth: Int = 0) -> Step? {
-    var kind: NodeKind
+  private mutating func derive() -> Step? {
+    let kind: NodeKind
     switch int(0...99) {
     case 0..<30: kind = .map(mapFunction())
     case 30..<55: kind = .combine
@@ -112,9 +112,6 @@ struct ProgramGenerator {
     case 70..<85: kind = .filter(modulus: int(2...3), residue: int(0...1))
     default: kind = .switchLatest
     }
-    // `flatMapLatest` created inside a batch follows the wrong input: a known engine bug
-    // (`FoundBugsTests.switchingNodeCreatedInBatchFollowsTheWrongInput`).
-    if publicLayers && depth > 0 && kind == .switchLatest { kind = .removeDuplicates }
     let count = int(kind.arity)
     // Prefer recent nodes, to grow deep graphs (and diamonds) rather than wide ones.
     let inputs = (0..<count).map { _ in chance(60) ? pick(held.suffix(4)) : pick(held) }

@@ -19,7 +19,7 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
   private var weakNodes: [NodeID: Weak<AnyNode>] = [:]
   private var views: [NodeID: ModelView] = [:]
   private var weakViews: [NodeID: Weak<ModelView>] = [:]
-  /// What keeps each `flatMapLatest` node's candidates in one domain (see `switchLatest`).
+  /// What keeps each `flatMapLatest` node's candidates in one domain.
   private var mergers: [NodeID: Property<Int>] = [:]
   private var forwarders: [SinkID: Forwarder] = [:]
   private var subscriptions: [SinkID: Subscription] = [:]
@@ -76,9 +76,10 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
       property = properties[0].flatMapLatest { selector in
         candidates[NodeKind.selected(by: selector, amongInputs: count) - 1]
       }
-      // Merges the candidates' domains up front, as `CoreSystem` does: switching into a domain
-      // whose batched writes are still queued is a known engine bug
-      // (`FoundBugsTests.switchIntoDomainWithQueuedBatchWrite`).
+      // Merges the candidates' domains up front, as `CoreSystem` does, so that no domain merges
+      // in the middle of a delivery: the model orders events by when they were queued, which
+      // a switch into a domain whose write was already delivered (as the contract allows)
+      // would contradict.
       mergers[id] = Self.combine(properties)
     }
     handles[id] = property
@@ -167,26 +168,15 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
   func cancel(_ sink: SinkID) {
     if sink == subscribing { cancelledWhileSubscribing.insert(sink) }
     subscriptions.removeValue(forKey: sink)?.cancel()
-    guard viewBindings.removeValue(forKey: sink) != nil else { return }
-    MainActor.assumeIsolated {
-      // The view lets go of the token too: a cancelled token still keeps its node (and what
-      // that is computed from) in memory, see `FoundBugsTests.cancelledTokenKeepsItsNode`.
-      guard let view = views.values.first(where: { $0.binding == sink }) else { return }
-      view.bindingToken?.cancel()
-      view.bindingToken = nil
-    }
+    // The view keeps the cancelled token, as a view keeps its `[Subscription]`: a cancelled
+    // token must not keep its node alive (`FoundBugsTests.cancelledTokenKeepsItsNode`).
+    viewBindings.removeValue(forKey: sink)?.object?.cancel()
   }
 
   func release(_ id: NodeID) {
     handles[id] = nil
     mergers[id] = nil
-    guard let view = views.removeValue(forKey: id) else { return }
-    MainActor.assumeIsolated {
-      // Ends the binding with the view's release even when a deferred invalidation keeps the
-      // view alive to the end of the batch (`FoundBugsTests.viewReleasedInBatchStaysBound`).
-      view.bindingToken?.cancel()
-      view.bindingToken = nil
-    }
+    views[id] = nil
   }
 
   func currentValue(_ id: NodeID) -> Int {
