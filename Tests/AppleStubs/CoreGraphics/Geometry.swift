@@ -1,5 +1,6 @@
-// The CoreGraphics types UIKit re-exports, reduced to what the sources use. `CGFloat` is a
-// struct in the SDK; a type alias keeps the stub small and accepts the same literals.
+// The CoreGraphics types UIKit and AppKit re-export, reduced to what the sources use.
+// `CGFloat` is a struct in the SDK; a type alias keeps the stub small and accepts the same
+// literals.
 
 /// Stand-in for CoreGraphics' `CGFloat`.
 public typealias CGFloat = Double

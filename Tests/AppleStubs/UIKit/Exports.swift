@@ -1,0 +1,2 @@
+// UIKit re-exports CoreGraphics, as the SDK's does.
+@_exported import CoreGraphics
