@@ -26,6 +26,9 @@ final class LiveTerminal {
       controls[Int(VTIME)] = 0
     }
     guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { return nil }
+    terminalToRestore = original
+    signal(SIGTERM, restoreTerminalAndExit)
+    signal(SIGHUP, restoreTerminalAndExit)
     write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
   }
 
@@ -62,4 +65,18 @@ final class LiveTerminal {
     write("\u{1B}[?25h\u{1B}[?1049l")
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
   }
+}
+
+/// The terminal settings to put back if the process is killed while in full-screen mode.
+// Safe: written once on the main actor before the handlers are installed, then only read,
+// from the signal handler.
+nonisolated(unsafe) private var terminalToRestore = termios()
+
+/// Handles SIGTERM and SIGHUP in full-screen mode: main screen, cursor shown, keys echoed,
+/// then exit. Uses only async-signal-safe calls (`write`, `tcsetattr`, `_exit`).
+private func restoreTerminalAndExit(_ signal: Int32) {
+  let reset: StaticString = "\u{1B}[?25h\u{1B}[?1049l"
+  _ = reset.withUTF8Buffer { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+  tcsetattr(STDIN_FILENO, TCSAFLUSH, &terminalToRestore)
+  _exit(128 + signal)
 }
