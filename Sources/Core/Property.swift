@@ -85,11 +85,9 @@ extension ValueNode {
     // unspecialized, the generic metadata lookups cost more than the locking.
     let context = ThreadContext.current
     let root = home.lockRoot()
-    let id = nextSinkID
-    nextSinkID += 1
     handles += 1
-    let token = Subscription(node: self, id: id)
-    let entry = SinkEntry(id: id, sink: sink)
+    let token = Subscription(node: self)
+    let entry = SinkEntry(id: token.id, sink: sink)
     guard _fastPath(root.drainers.isEmpty) else {
       subscribeDuringDelivery(entry, token, root, emitsCurrentValue, onCompletion, context)
       return token
@@ -137,6 +135,11 @@ extension ValueNode {
     _ entry: SinkEntry<Value>, _ onCompletion: (@Sendable () -> Void)?
   ) -> (Value, completed: Bool) {
     if isCompleted { return (delivered, true) }
+    if sinks.count == sinks.capacity {
+      // Grow by a quarter rather than double: a node with many subscribers wastes at most a
+      // fifth of its sinks' storage.
+      sinks.reserveCapacity(sinks.count + sinks.count / 4 + 4)
+    }
     sinks.append(entry)
     hasSinks = true
     if let onCompletion { completions.append((entry.id, onCompletion)) }

@@ -11,39 +11,58 @@
 /// > even later in the same delivery. Called from another thread while a delivery is under
 /// > way, the sink may still run once with the value already being delivered.
 public final class Subscription: @unchecked Sendable {
-  // Safe: `node` is only read and written under the lock of `home`'s root; `home` and `id`
-  // are immutable.
-  /// The node's home domain, kept for its lock: small, and free of user values.
-  let home: Domain
+  // Safe: `node` is only read and written under this token's stripe of `subscriptionLocks`
+  // (or in `deinit`, when nothing else refers to the token).
+  //
+  // One stored field, so the object is 24 bytes (a 32-byte `malloc` chunk): the token's own
+  // address is the subscription's identifier in the node's sinks, and a cleared `node` marks
+  // it cancelled.
   /// The subscribed node until the subscription ends; then `nil`, so that a cancelled token
   /// kept in a collection does not keep the node (and what it is computed from) in memory.
   @exclusivity(unchecked) var node: AnyNode?
-  let id: UInt64
 
   @usableFromInline
-  init(node: AnyNode, id: UInt64) {
-    self.home = node.home
+  init(node: AnyNode) {
     self.node = node
-    self.id = id
   }
 
   deinit {
-    // No lock needed to read the field: nothing else refers to the token any more, and the
-    // release that ended its last reference orders every earlier write before this read.
-    if node != nil { cancel() }
+    // No lock needed: nothing else refers to the token any more, and the release that ended
+    // its last reference orders every earlier write before this read.
+    if let node = node.take() { end(node) }
   }
 
-  /// Whether the subscription has ended. Call with the lock held.
-  var isCancelled: Bool { node == nil }
+  /// The subscription's identifier among its node's sinks: the token's address, unique while
+  /// the token lives.
+  @usableFromInline var id: UInt64 { UInt64(UInt(bitPattern: ObjectIdentifier(self))) }
+
+  /// The lock that guards `node`: one of a fixed set, chosen by the token's address. It is
+  /// held only to read or clear the field, never while taking another lock.
+  private var stripe: Lock {
+    subscriptionLocks[Int(truncatingIfNeeded: id >> 4) & (subscriptionLocks.count - 1)]
+  }
+
+  /// Whether the subscription has ended.
+  var isCancelled: Bool {
+    let lock = stripe
+    lock.lock()
+    defer { lock.unlock() }
+    return node == nil
+  }
 
   /// Ends the subscription; later changes are not delivered. Calling it again does nothing.
   public func cancel() {
-    let root = home.lockRoot()
-    // `node` moves to this local and is released at the end, after the lock.
-    guard let node = node.take() else {
-      root.lock.unlock()
-      return
-    }
+    let lock = stripe
+    lock.lock()
+    // Exactly one caller takes the node; it is released at the end, after every lock.
+    let node = node.take()
+    lock.unlock()
+    if let node { end(node) }
+  }
+
+  /// Removes the subscription from `node`, taken from `self.node` by the caller.
+  private func end(_ node: AnyNode) {
+    let root = node.home.lockRoot()
     // The thread's context is only needed when someone is delivering this domain right now.
     let context = root.drainers.isEmpty ? nil : ThreadContext.current
     let deliveringHere = context.map { root.drainers.contains($0.id) } ?? false
@@ -76,3 +95,7 @@ extension Subscription: Hashable {
     hasher.combine(ObjectIdentifier(self))
   }
 }
+
+/// The locks that guard `Subscription.node`, striped by the token's address so that a token
+/// needs no lock (nor domain) of its own; a power of two.
+private let subscriptionLocks: [Lock] = (0..<64).map { _ in Lock() }

@@ -100,6 +100,17 @@ struct SinkEntry<Value>: Sendable {
   }
 }
 
+extension SinkEntry {
+  /// Whether both entries hold the same identifier and the very same closure (function and
+  /// context), compared as stored: a function passed on as a generic value would be wrapped.
+  @usableFromInline
+  func isIdentical(to other: SinkEntry) -> Bool {
+    withUnsafeBytes(of: self) { mine in
+      withUnsafeBytes(of: other) { theirs in mine.elementsEqual(theirs) }
+    }
+  }
+}
+
 /// Where `id` lies in a `SinkEntry`, whatever its `Value`: the other field is a function,
 /// whose layout does not depend on `Value` either.
 let sinkEntryIDOffset = MemoryLayout<SinkEntry<Never>>.offset(of: \SinkEntry<Never>.id)!
@@ -128,8 +139,6 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline final var completions:
     [(id: UInt64, handler: @Sendable () -> Void)] =
       []
-  /// Source of subscription identifiers. Lock.
-  @exclusivity(unchecked) @usableFromInline final var nextSinkID: UInt64 = 0
   /// Sinks captured at commit for the delivery under way. Role.
   @exclusivity(unchecked) @usableFromInline final var committedSinks:
     ContiguousArray<SinkEntry<Value>>?
@@ -216,7 +225,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   ) {
     context.beginScope()
     for entry in entries {
-      if _slowPath(!context.cancelledDuringDelivery.isEmpty), wasCancelled(entry.id, context) {
+      if _slowPath(!context.cancelledDuringDelivery.isEmpty), wasCancelled(entry, context) {
         continue
       }
       entry.sink(value)
@@ -224,13 +233,17 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     context.endScope()
   }
 
-  /// Whether the sink `id` was cancelled on this thread since the delivery captured it.
+  /// Whether the sink of `entry` was cancelled on this thread since the delivery captured it.
+  ///
+  /// An identifier is a token's address, which a new token may take once the cancelled one is
+  /// gone; a sink registered since then under the same identifier has its own closure, so
+  /// both are compared.
   @usableFromInline
-  final func wasCancelled(_ id: UInt64, _ context: ThreadContext) -> Bool {
+  final func wasCancelled(_ entry: SinkEntry<Value>, _ context: ThreadContext) -> Bool {
     guard context.cancelledDuringDelivery.contains(ObjectIdentifier(self)) else { return false }
     let root = home.lockRoot()
     defer { root.lock.unlock() }
-    return !sinks.contains { $0.id == id }
+    return !sinks.contains { $0.isIdentical(to: entry) }
   }
 
   override final func takeCompletionHandlers(
