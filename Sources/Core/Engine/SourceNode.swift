@@ -68,18 +68,25 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   @inlinable @inline(__always)
   func write(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
     root.writeCount &+= 1
-    latest = value
+    // Values replaced under the lock are released after it (see ValueNode): their deinit may
+    // read this very source. For plain data the swaps are a few moves.
+    var previousLatest = value
+    swap(&latest, &previousLatest)
     guard root.drainers.isEmpty else {
       pending.append(value)
       root.unsettled += 1
       root.enqueue(.write(self, closesEvent: true), from: context)
       root.lock.unlock()
+      withExtendedLifetime(previousLatest) {}
       return
     }
     root.drainers.append(context.id)
+    var previousStaged = value
+    swap(&staged, &previousStaged)
     if _fastPath(downstream.isEmpty) {
       // The common case: nothing derived, deliver straight to the sinks.
-      delivered = value
+      var previousDelivered = value
+      swap(&delivered, &previousDelivered)
       if !hasSinks {
         root.lock.unlock()
       } else {
@@ -87,23 +94,26 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
         root.lock.unlock()
         run(entries, with: value, context)
       }
+      withExtendedLifetime(previousDelivered) {}
     } else {
-      staged = value
       hasStaged = true
       root.unsettled += 1
       root.lock.unlock()
       Engine.deliverWrite(of: self, context)
     }
+    withExtendedLifetime((previousLatest, previousStaged)) {}
     Engine.finishDrain(of: root, context)
   }
 
   @usableFromInline
   func writeInBatch(_ value: Value, _ context: ThreadContext) {
+    var previous = value
     let root = home.lockRoot()
-    latest = value
+    swap(&latest, &previous)
     root.writeCount &+= 1
     if context.markTouchedInBatch(self) { root.unsettled += 1 }
     root.lock.unlock()
+    withExtendedLifetime(previous) {}  // released outside the lock
   }
 
   override func enqueueLatest() {
