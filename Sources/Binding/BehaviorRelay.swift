@@ -25,6 +25,7 @@ public final class BehaviorRelay<Value> {
   /// Creates a relay whose current value is `value`.
   ///
   /// - Parameter value: The initial value.
+  @inlinable
   public init(_ value: Value) {
     node = SourceNode(value)
   }

@@ -24,12 +24,17 @@ extension Property where Value == Never {
   public static func combineLatest<each Input>(
     _ properties: repeat Property<each Input>
   ) -> Property<(repeat each Input)> {
-    let nodes = (repeat (each properties).node)
+    // Held unretained: the derived node's `inputs` keep every input alive for as long as the
+    // closure can run, and reference counting here would cost more than the reads.
+    let nodes = (repeat Unmanaged.passUnretained((each properties).node))
     var inputs: [AnyNode] = []
-    for input in repeat each nodes { inputs.append(input) }
+    for input in repeat each properties { inputs.append(input.node) }
     guard !inputs.isEmpty else {
-      return Property<(repeat each Input)>(value: (repeat (each nodes).read(.latest)))
+      return Property<(repeat each Input)>(
+        value: (repeat (each nodes)._withUnsafeGuaranteedRef { $0.read(.latest) }))
     }
-    return ._derived(from: inputs) { mode, _ in (repeat (each nodes).read(mode)) }
+    return ._derived(from: inputs) { mode, _ in
+      (repeat (each nodes)._withUnsafeGuaranteedRef { $0.read(mode) })
+    }
   }
 }

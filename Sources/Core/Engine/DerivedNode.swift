@@ -14,9 +14,6 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
   /// The operator's computation, as described above.
   @usableFromInline let compute: @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
-  /// One delivery step: compute in `.delivery` mode and stage the result. Built in the
-  /// (inlinable) initializer, so it is specialized for `Value` wherever the operator is.
-  @usableFromInline let deliveryStep: @Sendable (DerivedNode<Value>) -> Bool
   /// The domain's write count, and whether it was settled, when the first value was computed.
   @usableFromInline let creationStamp: (writes: UInt64, settled: Bool)
 
@@ -39,14 +36,16 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       preconditionFailure("A derived node's compute must return a value when previous is nil.")
     }
     self.compute = compute
-    self.deliveryStep = { node in
-      guard let value = compute(.delivery, node.delivered) else { return false }
+    self.creationStamp = stamp
+    // One delivery step: compute in `.delivery` mode and stage the result.
+    let steps = Self.steps { node in
+      let node = unsafeDowncast(node, to: DerivedNode<Value>.self)
+      guard let value = node.compute(.delivery, node.delivered) else { return false }
       node.staged = value
       node.hasStaged = true
       return true
     }
-    self.creationStamp = stamp
-    super.init(home: home, value: initial, isSource: false)
+    super.init(home: home, value: initial, isSource: false, steps: steps)
     self.isAttached = false
     self.inputs = ContiguousArray(inputs)
     Engine.attachInOrder(self)
@@ -73,10 +72,6 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     context.computing.append(id)
     defer { context.computing.removeLast() }
     return compute(.latest, previous) ?? previous
-  }
-
-  override func recompute() -> Bool {
-    deliveryStep(self)
   }
 
   override func refresh() {

@@ -17,10 +17,17 @@ package final class Domain: @unchecked Sendable {
   // drainer role, which only the current drainer touches. The same rules make every access
   // exclusive, so stored properties opt out of dynamic exclusivity checks
   // (`@exclusivity(unchecked)`), which would otherwise dominate the write path's cost.
-  @usableFromInline let lock = Lock()
+  @usableFromInline let lockStorage = Lock()
+  /// The domain's lock, borrowed from `lockStorage` (which keeps it alive as long as the domain).
+  @usableFromInline let lock: Lock.Handle
 
   /// The domain this one was merged into; guarded by `lock`.
-  @exclusivity(unchecked) @usableFromInline var forward: Domain?
+  @exclusivity(unchecked) @usableFromInline var forward: Domain? {
+    didSet { isForwarded = forward != nil }
+  }
+  /// Whether `forward` is set: the hot paths test this flag, which costs no reference counting
+  /// where testing the optional reference may retain it. Guarded by `lock`.
+  @exclusivity(unchecked) @usableFromInline var isForwarded = false
   /// Domains merged into this one (kept one hop from the root); guarded by `lock`.
   @exclusivity(unchecked) var absorbed: [Domain] = []
   /// The threads (their contexts) currently delivering this domain; guarded by `lock`.
@@ -37,14 +44,29 @@ package final class Domain: @unchecked Sendable {
   /// Writes queued by a thread that was delivering this domain, since the domain was last idle.
   @exclusivity(unchecked) @usableFromInline var reentrantWrites = 0
 
-  @usableFromInline package init() {}
+  @usableFromInline package init() { lock = lockStorage.handle }
 
   /// Locks the root of this domain and returns it; the caller unlocks `root.lock`.
   @inlinable @inline(__always)
   package func lockRoot() -> Domain {
     lock.lock()
-    if _fastPath(forward == nil) { return self }
+    if _fastPath(!isForwarded) { return self }
     return lockForwardedRoot()
+  }
+
+  /// Runs `body` with the root of this domain locked; the root is borrowed, not retained.
+  @inlinable @inline(__always)
+  func withLockedRoot<Result>(_ body: (Domain) -> Result) -> Result {
+    lock.lock()
+    if _fastPath(!isForwarded) {
+      let result = body(self)
+      lock.unlock()
+      return result
+    }
+    let root = lockForwardedRoot()
+    let result = body(root)
+    root.lock.unlock()
+    return result
   }
 
   /// The write count and whether every write has been delivered, read together.

@@ -41,6 +41,14 @@ final class DrainSession {
   /// Whether no node waits to be recomputed.
   var isIdle: Bool { heapCount == 0 }
 
+  /// Records that `source` was written in this event and queues what is computed from it.
+  @inline(__always)
+  func markWritten(_ source: AnyNode) {
+    source.isChanged = true
+    appendChanged(Unmanaged.passUnretained(source))
+    pushDownstream(of: source)
+  }
+
   /// Records that `node` changed in this event.
   @inline(__always)
   func appendChanged(_ node: Unmanaged<AnyNode>) {
@@ -65,15 +73,10 @@ final class DrainSession {
   func pushDownstream(of node: AnyNode) {
     // Read the references as raw words: the graph keeps them alive (see above), so neither
     // the array nor its elements need retaining.
-    withUnsafeMutablePointer(to: &node.downstream) { downstream in
-      let count = downstream.pointee.count
-      guard count > 0 else { return }
-      downstream.pointee.withUnsafeBufferPointer { buffer in
-        let base = UnsafeRawPointer(buffer.baseAddress!)
-        for index in 0..<count {
-          push(base.load(fromByteOffset: index * 8, as: Unmanaged<AnyNode>.self))
-        }
-      }
+    let count = node.downstream.count
+    guard count > 0, let elements = node.downstreamElements else { return }
+    for index in 0..<count {
+      push(elements.load(fromByteOffset: index &* 8, as: Unmanaged<AnyNode>.self))
     }
   }
 

@@ -60,4 +60,49 @@ package final class Lock: @unchecked Sendable {
       pthread_mutex_unlock(primitive)
     #endif
   }
+
+  /// A borrowed view of this lock for an owner that keeps the lock alive itself: locking
+  /// through it costs no reference counting, where going through the class may retain it
+  /// around the call.
+  @inlinable
+  package var handle: Handle { Handle(primitive: primitive) }
+
+  /// The lock's primitive, borrowed: valid for as long as the `Lock` it came from lives.
+  @usableFromInline
+  package struct Handle: @unchecked Sendable {
+    // Safe: as for Lock; the owner keeps the primitive allocated.
+    #if canImport(Darwin)
+      @usableFromInline let primitive: UnsafeMutablePointer<os_unfair_lock>
+    #else
+      @usableFromInline let primitive: UnsafeMutablePointer<pthread_mutex_t>
+    #endif
+
+    #if canImport(Darwin)
+      @inlinable init(primitive: UnsafeMutablePointer<os_unfair_lock>) {
+        self.primitive = primitive
+      }
+    #else
+      @inlinable init(primitive: UnsafeMutablePointer<pthread_mutex_t>) {
+        self.primitive = primitive
+      }
+    #endif
+
+    @inlinable @inline(__always)
+    package func lock() {
+      #if canImport(Darwin)
+        os_unfair_lock_lock(primitive)
+      #else
+        pthread_mutex_lock(primitive)
+      #endif
+    }
+
+    @inlinable @inline(__always)
+    package func unlock() {
+      #if canImport(Darwin)
+        os_unfair_lock_unlock(primitive)
+      #else
+        pthread_mutex_unlock(primitive)
+      #endif
+    }
+  }
 }

@@ -17,7 +17,16 @@ package class AnyNode: @unchecked Sendable {
   /// Role; written under the lock.
   @exclusivity(unchecked) @usableFromInline final var rank = 0
   /// Nodes computed from this one. Role; written under the lock.
-  @exclusivity(unchecked) @usableFromInline final var downstream: ContiguousArray<AnyNode> = []
+  @exclusivity(unchecked) @usableFromInline final var downstream: ContiguousArray<AnyNode> = [] {
+    didSet {
+      downstreamElements = downstream.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+  }
+  /// Where `downstream` keeps its elements, for a delivery to read them as raw words, without
+  /// the reference counting that borrowing the array from a class would cost. Refreshed on every
+  /// change of `downstream`; the array is never shared while it changes, so its storage stays
+  /// where this points until the next change. Role.
+  @exclusivity(unchecked) final var downstreamElements: UnsafeRawPointer?
   /// Nodes this one is computed from. Role; written under the lock.
   @exclusivity(unchecked) @usableFromInline package final var inputs: ContiguousArray<AnyNode> = []
   /// Whether `downstream` of every input lists this node. Role; written under the lock.
@@ -37,21 +46,17 @@ package class AnyNode: @unchecked Sendable {
   /// Whether `commit()` captured sinks for `deliverCommitted(_:)` to run. Role.
   @exclusivity(unchecked) @usableFromInline final var hasCommittedSinks = false
 
+  /// The node's steps of a delivery, specialized for its value type.
+  @usableFromInline final let steps: NodeSteps
+
   @usableFromInline
-  init(home: Domain, isSource: Bool) {
+  init(home: Domain, isSource: Bool, steps: NodeSteps) {
     self.home = home
     self.isSource = isSource
+    self.steps = steps
   }
 
   // MARK: Overridden by value-carrying subclasses
-
-  /// Recomputes the node's value for the event being delivered; returns whether it changed.
-  /// Role, outside the lock.
-  @usableFromInline func recompute() -> Bool { false }
-  /// Publishes the staged value and captures the sinks to run. Role, under the lock.
-  @usableFromInline func commit() {}
-  /// Runs the sinks captured by `commit()`. Role, outside the lock.
-  @usableFromInline func deliverCommitted(_ context: ThreadContext) {}
   /// Moves the latest value to the pending queue (a batch committing). Lock.
   @usableFromInline func enqueueLatest() {}
   /// Takes the latest value as the value to deliver (a batch committing while the role is
@@ -76,6 +81,32 @@ package class AnyNode: @unchecked Sendable {
   @usableFromInline func removeSinkAndUnlock(id: UInt64, root: Domain) -> Bool {
     root.lock.unlock()
     return false
+  }
+}
+
+/// The steps of delivering one event at one node, as closures built where the node's value
+/// type is known: node initializers are inlinable, so each closure is specialized for the
+/// caller's types and a delivery runs no generic value witnesses and no virtual dispatch.
+/// A node built in unspecialized code gets the generic versions, which behave the same.
+@usableFromInline
+struct NodeSteps: Sendable {
+  /// Recomputes a derived node's value for the event being delivered; returns whether it
+  /// changed (a source returns `false`). Role, outside the lock.
+  @usableFromInline let recompute: @Sendable (AnyNode) -> Bool
+  /// Publishes the staged value and captures the sinks to run. Role, under the lock.
+  @usableFromInline let commit: @Sendable (AnyNode) -> Void
+  /// Runs the sinks captured by `commit`. Role, outside the lock.
+  @usableFromInline let deliver: @Sendable (AnyNode, ThreadContext) -> Void
+
+  @inlinable
+  init(
+    recompute: @escaping @Sendable (AnyNode) -> Bool,
+    commit: @escaping @Sendable (AnyNode) -> Void,
+    deliver: @escaping @Sendable (AnyNode, ThreadContext) -> Void
+  ) {
+    self.recompute = recompute
+    self.commit = commit
+    self.deliver = deliver
   }
 }
 
@@ -144,10 +175,19 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     ContiguousArray<SinkEntry<Value>>?
 
   @usableFromInline
-  init(home: Domain, value: Value, isSource: Bool) {
+  init(home: Domain, value: Value, isSource: Bool, steps: NodeSteps) {
     delivered = value
     staged = value
-    super.init(home: home, isSource: isSource)
+    super.init(home: home, isSource: isSource, steps: steps)
+  }
+
+  /// The steps of a node of this type, with `recompute` supplied by the kind of node.
+  @inlinable
+  static func steps(recompute: @escaping @Sendable (AnyNode) -> Bool) -> NodeSteps {
+    NodeSteps(
+      recompute: recompute,
+      commit: { unsafeDowncast($0, to: ValueNode<Value>.self).commitStaged() },
+      deliver: { unsafeDowncast($0, to: ValueNode<Value>.self).deliverCommitted($1) })
   }
 
   /// The value for a derived node computing in `mode`.
@@ -168,7 +208,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   package final func currentValue() -> Value {
     let domain = home
     domain.lock.lock()
-    if _fastPath(domain.forward == nil) {
+    if _fastPath(!domain.isForwarded) {
       if isSource {
         let value = unsafeDowncast(self, to: SourceNode<Value>.self).latest
         domain.lock.unlock()
@@ -188,7 +228,9 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   @usableFromInline
   func pull() -> Value { fatalError("ValueNode subclasses override pull()") }
 
-  override final func commit() {
+  /// Publishes the staged value and captures the sinks to run. Role, under the lock.
+  @inlinable
+  final func commitStaged() {
     if hasStaged {
       if _isPOD(Value.self) {
         // Nothing to release: a plain copy, and `staged` already equals `delivered`.
@@ -205,7 +247,9 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     }
   }
 
-  override final func deliverCommitted(_ context: ThreadContext) {
+  /// Runs the sinks captured by `commitStaged()`. Role, outside the lock.
+  @inlinable
+  final func deliverCommitted(_ context: ThreadContext) {
     // Lets the previous value go, outside the lock; a plain value has nothing to let go, and
     // `commit()` left `staged` equal to `delivered` already.
     if !_isPOD(Value.self) { staged = delivered }

@@ -1,27 +1,40 @@
 extension Engine {
   /// Delivers a write to a source that has derived nodes; its value is staged. Role.
+  ///
+  /// The source is the event's only one, kept alive by the caller (the source writing itself),
+  /// so no list of sources is needed.
   @usableFromInline
   static func deliverWrite(of source: AnyNode, _ context: ThreadContext) {
     let session = context.takeSession()
-    session.sources.append(source)
-    deliverEvent(session, writes: 1, context)
+    session.markWritten(source)
+    propagate(session, writes: 1, context)
+    context.returnSession(session)
+    context.endScope()
   }
 
-  /// Delivers one event whose sources have their values staged: recompute the affected derived
-  /// nodes in rank order, commit every new value under one lock, then run the sinks.
-  /// `session.sources` holds the event's sources; the session is returned to the context.
-  /// The caller holds the drainer role.
+  /// Delivers one event whose sources have their values staged and are listed in
+  /// `session.sources`, which keeps them alive until the event is delivered. The session is
+  /// returned to the context. The caller holds the drainer role.
   static func deliverEvent(_ session: DrainSession, writes: Int, _ context: ThreadContext) {
-    for source in session.sources {
-      source.isChanged = true
-      session.appendChanged(Unmanaged.passUnretained(source))
-      session.pushDownstream(of: source)
-    }
+    for source in session.sources { session.markWritten(source) }
+    propagate(session, writes: writes, context)
+    session.sources.removeAll(keepingCapacity: true)
+    context.returnSession(session)
+    context.endScope()
+  }
+
+  /// The body of an event's delivery, once its sources are marked: recompute the affected
+  /// derived nodes in rank order, commit every new value under one lock, then run the sinks.
+  ///
+  /// Returns inside the invalidation scope the sinks ran in; the caller returns the session
+  /// and then closes the scope, so that invalidations which write can reuse the session.
+  @inline(__always)
+  static func propagate(_ session: DrainSession, writes: Int, _ context: ThreadContext) {
     let outerSession = context.activeSession
     context.activeSession = session
     while let next = session.popMin() {
       next._withUnsafeGuaranteedRef { node in
-        guard node.recompute() else { return }
+        guard node.steps.recompute(node) else { return }
         if !node.isChanged {
           node.isChanged = true
           session.appendChanged(next)
@@ -32,17 +45,20 @@ extension Engine {
     context.activeSession = outerSession
     let changed = UnsafeBufferPointer(start: session.changed, count: session.changedCount)
     if _fastPath(!session.spansDomains) {
-      let root = session.sources[0].home.lockRoot()
-      for node in changed { node._withUnsafeGuaranteedRef { $0.commit() } }
-      root.unsettled -= writes
-      root.lock.unlock()
+      // The first changed node is a source of the event: its domain is the event's.
+      changed[0]._withUnsafeGuaranteedRef { source in
+        source.home.withLockedRoot { root in
+          for node in changed { node._withUnsafeGuaranteedRef { $0.steps.commit($0) } }
+          root.unsettled -= writes
+        }
+      }
     } else {
       // A batch delivering several domains at once: each node commits under its own lock.
       session.spansDomains = false
       for node in changed {
         node._withUnsafeGuaranteedRef { node in
           let root = node.home.lockRoot()
-          node.commit()
+          node.steps.commit(node)
           if node.isSource { root.unsettled -= 1 }
           root.lock.unlock()
         }
@@ -52,20 +68,17 @@ extension Engine {
     for node in changed {
       node._withUnsafeGuaranteedRef { node in
         node.isChanged = false
-        node.deliverCommitted(context)
+        node.steps.deliver(node, context)
       }
     }
     session.removeAllChanged()
-    session.sources.removeAll(keepingCapacity: true)
-    context.returnSession(session)
-    context.endScope()
   }
 
   /// Runs queued work until the domain's queue is empty, then gives up the drainer role.
   @inlinable
   static func finishDrain(of domain: Domain, _ context: ThreadContext) {
     domain.lock.lock()
-    if _fastPath(domain.forward == nil && domain.queue.isEmpty && domain.drainers.more.isEmpty) {
+    if _fastPath(!domain.isForwarded && domain.queue.isEmpty && domain.drainers.more.isEmpty) {
       domain.drainers.first = nil
       domain.reentrantWrites = 0
       domain.lock.unlock()

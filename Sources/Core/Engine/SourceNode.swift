@@ -13,7 +13,8 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   @inlinable
   package init(_ value: Value) {
     latest = value
-    super.init(home: Domain(), value: value, isSource: true)
+    super.init(
+      home: Domain(), value: value, isSource: true, steps: Self.steps(recompute: { _ in false }))
   }
 
   /// The newest value written, as `currentValue()` returns it for a source, for callers that
@@ -25,7 +26,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   package final func latestValue() -> Value {
     let domain = home
     domain.lock.lock()
-    if _fastPath(domain.forward == nil) {
+    if _fastPath(!domain.isForwarded) {
       let value = latest
       domain.lock.unlock()
       return value
@@ -49,18 +50,21 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// - Complexity: O(affected sinks + affected derived nodes); no allocation once warmed up.
   @inlinable
   package func write(_ value: Value) {
-    let context = ThreadContext.current
-    if _slowPath(context.batchDepth > 0) {
-      writeInBatch(value, context)
-      return
-    }
-    let domain = home
-    domain.lock.lock()
-    if _fastPath(domain.forward == nil) {
-      write(value, lockedRoot: domain, context)
-    } else {
-      domain.lock.unlock()
-      write(value, lockedRoot: home.lockRoot(), context)
+    ThreadContext.withCurrent { context in
+      if _slowPath(context.batchDepth > 0) {
+        writeInBatch(value, context)
+        return
+      }
+      // Borrowed: the node keeps its home domain alive.
+      Unmanaged.passUnretained(home)._withUnsafeGuaranteedRef { domain in
+        domain.lock.lock()
+        if _fastPath(!domain.isForwarded) {
+          write(value, lockedRoot: domain, context)
+        } else {
+          domain.lock.unlock()
+          write(value, lockedRoot: home.lockRoot(), context)
+        }
+      }
     }
   }
 

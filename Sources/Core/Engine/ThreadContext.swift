@@ -49,6 +49,16 @@ package final class ThreadContext {
     return makeCurrent()
   }
 
+  /// Runs `body` with the calling thread's context, borrowed: the thread keeps its context
+  /// alive until it exits, so the hot paths need not retain it.
+  @inlinable @inline(__always)
+  package static func withCurrent<Result>(_ body: (ThreadContext) -> Result) -> Result {
+    if let pointer = pthread_getspecific(threadContextKey) {
+      return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+    }
+    return body(makeCurrent())
+  }
+
   @usableFromInline
   static func makeCurrent() -> ThreadContext {
     let context = ThreadContext()
@@ -65,7 +75,7 @@ package final class ThreadContext {
     return freeSessions.popLast() ?? DrainSession()
   }
 
-  func returnSession(_ session: DrainSession) {
+  func returnSession(_ session: consuming DrainSession) {
     if spareSession == nil {
       spareSession = session
     } else {
