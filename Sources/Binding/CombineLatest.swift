@@ -31,10 +31,47 @@ extension Property where Value == Never {
     for input in repeat each properties { inputs.append(input.node) }
     guard !inputs.isEmpty else {
       return Property<(repeat each Input)>(
-        value: (repeat (each nodes)._withUnsafeGuaranteedRef { $0.read(.latest) }))
+        value: (repeat ValueNode.read(each nodes, .latest)))
     }
     return ._derived(from: inputs) { mode, _ in
-      (repeat (each nodes)._withUnsafeGuaranteedRef { $0.read(mode) })
+      (repeat ValueNode.read(each nodes, mode))
     }
+  }
+
+  /// ``combineLatest(_:)`` of two properties.
+  ///
+  /// The same operator, spelled out for the most common arities: inside a parameter pack the
+  /// optimizer cannot specialize each input's read, so a fixed arity saves a generic call per
+  /// input on every change. Swift picks this overload on its own.
+  ///
+  /// - Parameters:
+  ///   - first: The property whose value is the tuple's first element.
+  ///   - second: The property whose value is the tuple's second element.
+  /// - Returns: The combined property.
+  @inlinable
+  public static func combineLatest<First, Second>(
+    _ first: Property<First>, _ second: Property<Second>
+  ) -> Property<(First, Second)> {
+    let a = first.node
+    let b = second.node
+    return ._derived(from: [a, b]) { mode, _ in (a.read(mode), b.read(mode)) }
+  }
+
+  /// ``combineLatest(_:)`` of three properties, spelled out for speed like
+  /// ``combineLatest(_:_:)``.
+  ///
+  /// - Parameters:
+  ///   - first: The property whose value is the tuple's first element.
+  ///   - second: The property whose value is the tuple's second element.
+  ///   - third: The property whose value is the tuple's third element.
+  /// - Returns: The combined property.
+  @inlinable
+  public static func combineLatest<First, Second, Third>(
+    _ first: Property<First>, _ second: Property<Second>, _ third: Property<Third>
+  ) -> Property<(First, Second, Third)> {
+    let a = first.node
+    let b = second.node
+    let c = third.node
+    return ._derived(from: [a, b, c]) { mode, _ in (a.read(mode), b.read(mode), c.read(mode)) }
   }
 }

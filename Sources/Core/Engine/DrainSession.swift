@@ -10,13 +10,15 @@
 /// bounds checks, no reference counting.
 @usableFromInline
 final class DrainSession {
-  /// A node waiting to be recomputed, with the rank it had when queued.
-  typealias Entry = (rank: Int, node: Unmanaged<AnyNode>)
-
-  /// Min-heap of nodes to recompute, by rank: `heapCount` entries of `heapCapacity`.
-  @exclusivity(unchecked) private var heap: UnsafeMutablePointer<Entry>
-  @exclusivity(unchecked) private var heapCount = 0
-  @exclusivity(unchecked) private var heapCapacity = 16
+  /// Nodes waiting to be recomputed, bucketed by rank: `buckets[r]` heads a list (linked
+  /// through `AnyNode.nextQueued`) of the queued nodes of rank `r`, for `r < bucketCapacity`.
+  /// A node only ever queues nodes of higher rank than its own, so taking the lowest is a short
+  /// forward scan from `lowestRank`, and queueing is a push onto a list: no heap to sift.
+  @exclusivity(unchecked) private var buckets: UnsafeMutablePointer<Unmanaged<AnyNode>?>
+  @exclusivity(unchecked) private var bucketCapacity = 16
+  /// No bucket below this rank holds a node (`Int.max` when none is queued).
+  @exclusivity(unchecked) private var lowestRank = Int.max
+  @exclusivity(unchecked) private var queuedCount = 0
   /// Nodes whose value changed in this event, in the order they were computed:
   /// `changedCount` entries of `changedCapacity`.
   @exclusivity(unchecked) private(set) var changed: UnsafeMutablePointer<Unmanaged<AnyNode>>
@@ -29,17 +31,18 @@ final class DrainSession {
   @exclusivity(unchecked) @usableFromInline var sources: ContiguousArray<AnyNode> = []
 
   init() {
-    heap = .allocate(capacity: heapCapacity)
+    buckets = .allocate(capacity: bucketCapacity)
+    buckets.initialize(repeating: nil, count: bucketCapacity)
     changed = .allocate(capacity: changedCapacity)
   }
 
   deinit {
-    heap.deallocate()
+    buckets.deallocate()
     changed.deallocate()
   }
 
   /// Whether no node waits to be recomputed.
-  var isIdle: Bool { heapCount == 0 }
+  var isIdle: Bool { queuedCount == 0 }
 
   /// Records that `source` was written in this event and queues what is computed from it.
   @inline(__always)
@@ -90,58 +93,45 @@ final class DrainSession {
       return node.rank
     }
     guard rank >= 0 else { return }
-    if _slowPath(heapCount == heapCapacity) { growHeap() }
-    var child = heapCount
-    heapCount += 1
-    // Sift up by moving parents down into the hole, then fill it.
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard rank < heap[parent].rank else { break }
-      heap[child] = heap[parent]
-      child = parent
-    }
-    heap[child] = (rank, reference)
+    if _slowPath(rank >= bucketCapacity) { growBuckets(toHold: rank) }
+    reference._withUnsafeGuaranteedRef { $0.nextQueued = buckets[rank] }
+    buckets[rank] = reference
+    queuedCount += 1
+    if rank < lowestRank { lowestRank = rank }
   }
 
-  private func growHeap() {
-    let grown = UnsafeMutablePointer<Entry>.allocate(capacity: heapCapacity * 2)
-    grown.moveInitialize(from: heap, count: heapCount)
-    heap.deallocate()
-    heap = grown
-    heapCapacity *= 2
+  private func growBuckets(toHold rank: Int) {
+    var capacity = bucketCapacity * 2
+    while capacity <= rank { capacity *= 2 }
+    let grown = UnsafeMutablePointer<Unmanaged<AnyNode>?>.allocate(capacity: capacity)
+    grown.moveInitialize(from: buckets, count: bucketCapacity)
+    (grown + bucketCapacity).initialize(repeating: nil, count: capacity - bucketCapacity)
+    buckets.deallocate()
+    buckets = grown
+    bucketCapacity = capacity
   }
 
-  /// Restores heap order after ranks changed mid-event (a `flatMapLatest` switching inputs).
+  /// Re-queues every queued node under its current rank, after ranks changed mid-event (a
+  /// `flatMapLatest` switching inputs).
   func reorder() {
-    let entries = (0..<heapCount).map { heap[$0].node }
-    heapCount = 0
-    for entry in entries {
-      entry._withUnsafeGuaranteedRef { $0.isQueued = false }
-      push(entry)
-    }
+    var queued: [Unmanaged<AnyNode>] = []
+    while let node = popMin() { queued.append(node) }
+    for node in queued { push(node) }
   }
 
-  /// Removes and returns the queued node of lowest rank.
+  /// Removes and returns a queued node of the lowest rank.
+  @inline(__always)
   func popMin() -> Unmanaged<AnyNode>? {
-    guard heapCount > 0 else { return nil }
-    let node = heap[0].node
-    heapCount -= 1
-    if heapCount > 0 {
-      // Sift the last entry down from the root.
-      let last = heap[heapCount]
-      var parent = 0
-      while true {
-        let left = 2 * parent + 1
-        guard left < heapCount else { break }
-        let right = left + 1
-        let smaller = right < heapCount && heap[right].rank < heap[left].rank ? right : left
-        guard heap[smaller].rank < last.rank else { break }
-        heap[parent] = heap[smaller]
-        parent = smaller
-      }
-      heap[parent] = last
+    guard queuedCount > 0 else { return nil }
+    while buckets[lowestRank] == nil { lowestRank += 1 }
+    let node = buckets[lowestRank].unsafelyUnwrapped
+    node._withUnsafeGuaranteedRef { node in
+      buckets[lowestRank] = node.nextQueued
+      node.nextQueued = nil
+      node.isQueued = false
     }
-    node._withUnsafeGuaranteedRef { $0.isQueued = false }
+    queuedCount -= 1
+    if queuedCount == 0 { lowestRank = Int.max }
     return node
   }
 }

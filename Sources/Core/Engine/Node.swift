@@ -40,6 +40,8 @@ package class AnyNode: @unchecked Sendable {
   @exclusivity(unchecked) package final var isChanged = false
   /// Whether the node waits in the delivery's work list. Role.
   @exclusivity(unchecked) final var isQueued = false
+  /// The next node of the same rank in the delivery's work list. Role.
+  @exclusivity(unchecked) final var nextQueued: Unmanaged<AnyNode>?
   /// Whether the node has subscriptions (`sinks` is not empty), readable without knowing the
   /// value type. Lock.
   @exclusivity(unchecked) @usableFromInline final var hasSinks = false
@@ -197,6 +199,13 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     case .delivery: return hasStaged ? staged : delivered
     case .latest: return currentValue()
     }
+  }
+
+  /// `read(mode)` of a node held unretained, as a static function: inside a parameter-pack
+  /// expansion a closure is not specialized, a call to this is.
+  @inlinable @inline(__always)
+  package static func read(_ node: Unmanaged<ValueNode<Value>>, _ mode: _ReadMode) -> Value {
+    node._withUnsafeGuaranteedRef { $0.read(mode) }
   }
 
   /// The node's current value: the newest write for a source, or the derived value computed

@@ -5,10 +5,19 @@ extension Engine {
   /// so no list of sources is needed.
   @usableFromInline
   static func deliverWrite(of source: AnyNode, _ context: ThreadContext) {
-    let session = context.takeSession()
-    session.markWritten(source)
-    propagate(session, writes: 1, context)
-    context.returnSession(session)
+    if _fastPath(!context.isPrimarySessionInUse) {
+      context.isPrimarySessionInUse = true
+      Unmanaged.passUnretained(context.primarySession)._withUnsafeGuaranteedRef { session in
+        session.markWritten(source)
+        propagate(session, writes: 1, context)
+      }
+      context.isPrimarySessionInUse = false
+    } else {
+      let session = context.takeSession()
+      session.markWritten(source)
+      propagate(session, writes: 1, context)
+      context.returnSession(session)
+    }
     context.endScope()
   }
 

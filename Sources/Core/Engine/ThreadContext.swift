@@ -32,6 +32,11 @@ package final class ThreadContext {
   /// Reusable scratch space for drains; nested drains (a sink writing another domain) each
   /// take their own.
   @exclusivity(unchecked) var freeSessions: [DrainSession] = []
+  /// The session a single write delivers in unless one is under way on this thread already:
+  /// borrowed in place, with no reference counting.
+  let primarySession = DrainSession()
+  /// Whether a delivery on this thread is using `primarySession`.
+  var isPrimarySessionInUse = false
   /// The session most recently returned, kept out of `freeSessions` so that the common case
   /// (one drain at a time) touches no array.
   @exclusivity(unchecked) var spareSession: DrainSession?
