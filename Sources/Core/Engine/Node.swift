@@ -47,16 +47,25 @@ package class AnyNode: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline final var hasSinks = false
   /// Whether `commit()` captured sinks for `deliverCommitted(_:)` to run. Role.
   @exclusivity(unchecked) @usableFromInline final var hasCommittedSinks = false
+  /// Whether the value is plain data (`_isPOD`): nothing to release after a commit, so a node
+  /// with no sinks to run needs no delivery step at all.
+  @usableFromInline final let holdsPlainData: Bool
 
   /// The node's steps of a delivery, specialized for its value type.
   @usableFromInline final let steps: NodeSteps
 
   @usableFromInline
-  init(home: Domain, isSource: Bool, steps: NodeSteps) {
+  init(home: Domain, isSource: Bool, holdsPlainData: Bool, steps: NodeSteps) {
     self.home = home
     self.isSource = isSource
+    self.holdsPlainData = holdsPlainData
     self.steps = steps
   }
+
+  /// Whether the delivery step has anything to do after the commit: sinks to run, or a
+  /// replaced value to release. Role.
+  @inline(__always)
+  final var needsDelivery: Bool { hasCommittedSinks || !holdsPlainData }
 
   // MARK: Overridden by value-carrying subclasses
   /// Moves the latest value to the pending queue (a batch committing). Lock.
@@ -180,7 +189,8 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   init(home: Domain, value: Value, isSource: Bool, steps: NodeSteps) {
     delivered = value
     staged = value
-    super.init(home: home, isSource: isSource, steps: steps)
+    super.init(
+      home: home, isSource: isSource, holdsPlainData: _isPOD(Value.self), steps: steps)
   }
 
   /// The steps of a node of this type, with `recompute` supplied by the kind of node.

@@ -77,7 +77,7 @@ extension Engine {
     for node in changed {
       node._withUnsafeGuaranteedRef { node in
         node.isChanged = false
-        node.steps.deliver(node, context)
+        if node.needsDelivery { node.steps.deliver(node, context) }
       }
     }
     session.removeAllChanged()
