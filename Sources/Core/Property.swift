@@ -82,22 +82,41 @@ extension ValueNode {
     _ sink: @escaping @Sendable (Value) -> Void
   ) -> Subscription {
     // Inlinable so that the common case (nobody is delivering) is specialized for `Value`;
-    // unspecialized, the generic metadata lookups cost more than the locking.
-    let context = ThreadContext.current
-    let root = home.lockRoot()
-    handles += 1
+    // unspecialized, the generic metadata lookups cost more than the locking. The thread's
+    // context and the domain are borrowed, not retained.
     let token = Subscription(node: self)
     let entry = SinkEntry(id: token.id, sink: sink)
+    ThreadContext.withCurrent { context in
+      Unmanaged.passUnretained(home)._withUnsafeGuaranteedRef { domain in
+        domain.lock.lock()
+        if _fastPath(!domain.isForwarded) {
+          register(entry, token, lockedRoot: domain, emitsCurrentValue, onCompletion, context)
+        } else {
+          domain.lock.unlock()
+          let root = home.lockRoot()
+          register(entry, token, lockedRoot: root, emitsCurrentValue, onCompletion, context)
+        }
+      }
+    }
+    return token
+  }
+
+  /// The body of `subscribe`, entered with `root` locked.
+  @inlinable @inline(__always)
+  func register(
+    _ entry: SinkEntry<Value>, _ token: Subscription, lockedRoot root: Domain,
+    _ emitsCurrentValue: Bool, _ onCompletion: (@Sendable () -> Void)?, _ context: ThreadContext
+  ) {
+    handles += 1
     guard _fastPath(root.drainers.isEmpty) else {
       subscribeDuringDelivery(entry, token, root, emitsCurrentValue, onCompletion, context)
-      return token
+      return
     }
     root.drainers.append(context.id)
     let (value, completed) = register(entry, onCompletion)
     root.lock.unlock()
     start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
-    Engine.finishDrain(of: home, context)
-    return token
+    Engine.finishDrain(of: root, context)
   }
 
   /// `subscribe` while a delivery of the domain is under way, entered with `root` locked:

@@ -38,8 +38,8 @@ public final class Subscription: @unchecked Sendable {
 
   /// The lock that guards `node`: one of a fixed set, chosen by the token's address. It is
   /// held only to read or clear the field, never while taking another lock.
-  private var stripe: Lock {
-    subscriptionLocks[Int(truncatingIfNeeded: id >> 4) & (subscriptionLocks.count - 1)]
+  private var stripe: Lock.Handle {
+    subscriptionLocks[Int(truncatingIfNeeded: id >> 4) & (subscriptionLockCount - 1)]
   }
 
   /// Whether the subscription has ended.
@@ -62,13 +62,26 @@ public final class Subscription: @unchecked Sendable {
 
   /// Removes the subscription from `node`, taken from `self.node` by the caller.
   private func end(_ node: AnyNode) {
-    let root = node.home.lockRoot()
+    Unmanaged.passUnretained(node.home)._withUnsafeGuaranteedRef { home in
+      home.lock.lock()
+      if _fastPath(!home.isForwarded) {
+        end(node, lockedRoot: home)
+      } else {
+        home.lock.unlock()
+        end(node, lockedRoot: home.lockRoot())
+      }
+    }
+  }
+
+  /// The body of `end(_:)`, entered with `root` locked.
+  @inline(__always)
+  private func end(_ node: AnyNode, lockedRoot root: Domain) {
     // The thread's context is only needed when someone is delivering this domain right now.
     let context = root.drainers.isEmpty ? nil : ThreadContext.current
     let deliveringHere = context.map { root.drainers.contains($0.id) } ?? false
     let unused = node.dropHandle()
     // Unlocks; the sink's closure dies after that, outside the lock.
-    let wasRegistered = node.removeSinkAndUnlock(id: id, root: root)
+    let wasRegistered = node.steps.removeSinkAndUnlock(node, id, root)
     if wasRegistered && deliveringHere, let context {
       context.cancelledDuringDelivery.append(ObjectIdentifier(node))
     }
@@ -98,4 +111,15 @@ extension Subscription: Hashable {
 
 /// The locks that guard `Subscription.node`, striped by the token's address so that a token
 /// needs no lock (nor domain) of its own; a power of two.
-private let subscriptionLocks: [Lock] = (0..<64).map { _ in Lock() }
+// Safe: written once, by the lazy initializer, and only read after; each handle is a lock.
+nonisolated(unsafe) private let subscriptionLocks: UnsafeMutablePointer<Lock.Handle> = {
+  let handles = UnsafeMutablePointer<Lock.Handle>.allocate(capacity: subscriptionLockCount)
+  for index in 0..<subscriptionLockCount {
+    // The locks live as long as the process: each `Lock` is retained once and never released.
+    handles[index] = Unmanaged.passRetained(Lock()).takeUnretainedValue().handle
+  }
+  return handles
+}()
+
+/// How many locks guard subscriptions: a power of two.
+private let subscriptionLockCount = 64

@@ -83,16 +83,6 @@ package class AnyNode: @unchecked Sendable {
   @usableFromInline func takeCompletionHandlers(
     released: inout [Any]
   ) -> [@Sendable () -> Void] { [] }
-  /// Forgets a cancelled subscription, then unlocks `root`. Entered with the lock held.
-  ///
-  /// What was removed is released after unlocking (see `ValueNode`: no user value dies under
-  /// the lock); doing both here keeps it in typed locals, with nothing boxed to hand back.
-  ///
-  /// - Returns: Whether the subscription was still registered.
-  @usableFromInline func removeSinkAndUnlock(id: UInt64, root: Domain) -> Bool {
-    root.lock.unlock()
-    return false
-  }
 }
 
 /// The steps of delivering one event at one node, as closures built where the node's value
@@ -108,16 +98,24 @@ struct NodeSteps: Sendable {
   @usableFromInline let commit: @Sendable (AnyNode) -> Void
   /// Runs the sinks captured by `commit`. Role, outside the lock.
   @usableFromInline let deliver: @Sendable (AnyNode, ThreadContext) -> Void
+  /// Forgets a cancelled subscription, then unlocks the root domain given; returns whether
+  /// the subscription was still registered. Entered with that lock held.
+  ///
+  /// What was removed is released after unlocking (see `ValueNode`: no user value dies under
+  /// the lock); doing both here keeps it in typed locals, with nothing boxed to hand back.
+  @usableFromInline let removeSinkAndUnlock: @Sendable (AnyNode, UInt64, Domain) -> Bool
 
   @inlinable
   init(
     recompute: @escaping @Sendable (AnyNode) -> Bool,
     commit: @escaping @Sendable (AnyNode) -> Void,
-    deliver: @escaping @Sendable (AnyNode, ThreadContext) -> Void
+    deliver: @escaping @Sendable (AnyNode, ThreadContext) -> Void,
+    removeSinkAndUnlock: @escaping @Sendable (AnyNode, UInt64, Domain) -> Bool
   ) {
     self.recompute = recompute
     self.commit = commit
     self.deliver = deliver
+    self.removeSinkAndUnlock = removeSinkAndUnlock
   }
 }
 
@@ -152,10 +150,6 @@ extension SinkEntry {
     }
   }
 }
-
-/// Where `id` lies in a `SinkEntry`, whatever its `Value`: the other field is a function,
-/// whose layout does not depend on `Value` either.
-let sinkEntryIDOffset = MemoryLayout<SinkEntry<Never>>.offset(of: \SinkEntry<Never>.id)!
 
 /// A node that carries a value of type `Value`.
 ///
@@ -199,7 +193,10 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     NodeSteps(
       recompute: recompute,
       commit: { unsafeDowncast($0, to: ValueNode<Value>.self).commitStaged() },
-      deliver: { unsafeDowncast($0, to: ValueNode<Value>.self).deliverCommitted($1) })
+      deliver: { unsafeDowncast($0, to: ValueNode<Value>.self).deliverCommitted($1) },
+      removeSinkAndUnlock: {
+        unsafeDowncast($0, to: ValueNode<Value>.self).removeSinkAndUnlock(id: $1, root: $2)
+      })
   }
 
   /// The value for a derived node computing in `mode`.
@@ -322,7 +319,9 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     return handlers
   }
 
-  override final func removeSinkAndUnlock(id: UInt64, root: Domain) -> Bool {
+  /// `NodeSteps.removeSinkAndUnlock` for this node.
+  @inlinable
+  final func removeSinkAndUnlock(id: UInt64, root: Domain) -> Bool {
     var completion: (@Sendable () -> Void)?
     if !completions.isEmpty, let index = completions.firstIndex(where: { $0.id == id }) {
       completion = completions.remove(at: index).handler
@@ -341,17 +340,13 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   }
 
   /// The index of the sink `id`, searching from the newest (the one most often cancelled).
-  ///
-  /// This code is not specialized for `Value`, and a generic search would go through witness
-  /// tables for every element (60 ns each); the ids are read as raw words instead.
+  @inlinable
   final func sinkIndex(of id: UInt64) -> Int? {
-    let stride = MemoryLayout<SinkEntry<Value>>.stride
-    return sinks.withUnsafeBytes { bytes in
-      var index = bytes.count / stride
+    sinks.withUnsafeBufferPointer { entries in
+      var index = entries.count
       while index > 0 {
         index -= 1
-        let offset = index * stride + sinkEntryIDOffset
-        if bytes.load(fromByteOffset: offset, as: UInt64.self) == id { return index }
+        if entries[index].id == id { return index }
       }
       return nil
     }
