@@ -30,7 +30,7 @@ extension Invalidatable {
       perform()
       return
     }
-    context.deferInvalidation(of: self, by: invalidator, perform)
+    context.deferInvalidation(of: self, by: invalidator) { perform }
   }
 
   /// Runs `perform(self, invalidator)` at once or, inside a batch or a delivery, once at its
@@ -50,26 +50,38 @@ extension Invalidatable {
   public func invalidate<Invalidator>(
     by invalidator: Invalidator, _ perform: @escaping (Self, Invalidator) -> Void
   ) {
-    let context = ThreadContext.current
+    ThreadContext.withCurrent { invalidate(by: invalidator, in: $0, perform) }
+  }
+
+  /// ``invalidate(by:_:)-(_,(Self,_)->Void)`` for a caller that has the thread's context at hand.
+  @inlinable
+  package func invalidate<Invalidator>(
+    by invalidator: Invalidator, in context: ThreadContext,
+    _ perform: @escaping (Self, Invalidator) -> Void
+  ) {
     guard context.scopeDepth > 0 else {
       perform(self, invalidator)
       return
     }
     // Deferred, the object is held weakly: releasing it inside the batch frees it, and its
-    // invalidation is dropped.
-    context.deferInvalidation(of: self, by: invalidator) { [weak self] in
-      if let self { perform(self, invalidator) }
+    // invalidation is dropped. The closure is only made for a request that is not a repeat.
+    context.deferInvalidation(of: self, by: invalidator) {
+      { [weak self] in
+        if let self { perform(self, invalidator) }
+      }
     }
   }
 }
 
 extension ThreadContext {
-  /// Queues an invalidation for the end of the outermost scope, unless the same one is queued.
+  /// Queues an invalidation for the end of the outermost scope, unless the same one is queued;
+  /// `makePerform` is called only in the first case.
   @usableFromInline
   func deferInvalidation<Invalidator>(
-    of target: AnyObject, by invalidator: Invalidator, _ perform: @escaping () -> Void
+    of target: AnyObject, by invalidator: Invalidator,
+    _ makePerform: () -> (() -> Void)
   ) {
-    invalidations.add(target, InvalidationKey(invalidator), perform)
+    invalidations.add(target, InvalidationKey(invalidator), makePerform)
   }
 }
 
@@ -81,7 +93,9 @@ struct InvalidationKey {
 
   init<Invalidator>(_ invalidator: Invalidator) {
     type = ObjectIdentifier(Invalidator.self)
-    value = invalidator as? any Equatable
+    // A type with no stored data (the built-in invalidators) has one value, so the type says
+    // everything, and the costly dynamic cast is skipped.
+    value = MemoryLayout<Invalidator>.size == 0 ? nil : invalidator as? any Equatable
   }
 
   func matches(_ other: InvalidationKey) -> Bool {
@@ -103,41 +117,68 @@ struct PendingInvalidations {
   }
 
   private var entries: [Entry] = []
-  /// Indices of entries by target, for large batches touching many objects. A freed target's
-  /// identifier may be reused by a new object; comparing the weak reference tells them apart.
+  /// Each entry's target and invalidator type, as words beside `entries`: a search compares
+  /// these and reads an entry (a weak reference to load, an existential to compare) only
+  /// when both match.
+  private var identities: [(target: ObjectIdentifier, type: ObjectIdentifier)] = []
+  /// Indices of entries by target, for large batches touching many objects.
   private var byTarget: [ObjectIdentifier: [Int]] = [:]
+  /// The entry most recently requested: a batch that sets one property many times asks for
+  /// the same invalidation over and over, and finds it here first.
+  private var lastRequested = -1
 
   var isEmpty: Bool { entries.isEmpty }
 
+  /// Queues the invalidation of `target` by `key`, performed by what `makePerform` returns,
+  /// unless the same invalidation is queued already.
   mutating func add(
-    _ target: AnyObject, _ key: InvalidationKey, _ perform: @escaping () -> Void
+    _ target: AnyObject, _ key: InvalidationKey, _ makePerform: () -> (() -> Void)
   ) {
     let id = ObjectIdentifier(target)
-    if entries.count < 16 {
-      if entries.contains(where: { $0.target === target && $0.key.matches(key) }) { return }
-    } else {
-      if byTarget.isEmpty {
-        for (index, entry) in entries.enumerated() {
-          if let target = entry.target {
-            byTarget[ObjectIdentifier(target), default: []].append(index)
-          }
-        }
-      }
-      if let indices = byTarget[id],
-        indices.contains(where: { entries[$0].target === target && entries[$0].key.matches(key) })
-      {
-        return
-      }
-      byTarget[id, default: []].append(entries.count)
+    if lastRequested >= 0, entry(lastRequested, is: id, target, key) { return }
+    if let index = index(of: id, target, key) {
+      lastRequested = index
+      return
     }
-    entries.append(Entry(target: target, key: key, perform: perform))
+    if entries.count >= 16 { byTarget[id, default: []].append(entries.count) }
+    lastRequested = entries.count
+    identities.append((id, key.type))
+    entries.append(Entry(target: target, key: key, perform: makePerform()))
+  }
+
+  /// Whether entry `index` is the invalidation of `target` (whose identifier is `id`) by `key`.
+  /// A freed target's identifier may be reused by a new object; comparing the weak reference
+  /// tells them apart.
+  private func entry(
+    _ index: Int, is id: ObjectIdentifier, _ target: AnyObject, _ key: InvalidationKey
+  ) -> Bool {
+    guard identities[index] == (id, key.type) else { return false }
+    if key.value != nil, !key.matches(entries[index].key) { return false }
+    return entries[index].target === target
+  }
+
+  /// The index of the queued invalidation of `target` by `key`, if any.
+  private mutating func index(
+    of id: ObjectIdentifier, _ target: AnyObject, _ key: InvalidationKey
+  ) -> Int? {
+    if entries.count < 16 {
+      return identities.indices.first { entry($0, is: id, target, key) }
+    }
+    if byTarget.isEmpty {
+      for (index, identity) in identities.enumerated() {
+        byTarget[identity.target, default: []].append(index)
+      }
+    }
+    return byTarget[id]?.first { entry($0, is: id, target, key) }
   }
 
   /// Removes and returns the invalidations whose target is still alive, in request order.
   mutating func take() -> [() -> Void] {
     defer {
       entries = []
+      identities = []
       byTarget = [:]
+      lastRequested = -1
     }
     return entries.compactMap { $0.target == nil ? nil : $0.perform }
   }

@@ -10,6 +10,8 @@ struct InvalidatingStorage<Value: Equatable> {
   @usableFromInline var value: Value
   /// The projected property and its source, once `$name` has been read.
   @usableFromInline var projection: InvalidatingProjection<Value>?
+  /// The batch or delivery (its scope identity) in which the invalidations were last requested.
+  @usableFromInline var requestedInScope: UInt64 = 0
 
   @usableFromInline
   init(_ value: Value) {
@@ -21,6 +23,24 @@ struct InvalidatingStorage<Value: Equatable> {
   mutating func replace(with newValue: Value) -> Bool {
     guard value != newValue else { return false }
     value = newValue
+    return true
+  }
+
+  /// Whether a change inside a batch or delivery must request the property's invalidations:
+  /// only the first time in it, since the engine would drop the repeats anyway. (Outside one,
+  /// `scope` is 0 and callers skip this call: the invalidations run at once, every time.) Ten thousand sets in a batch so search the pending
+  /// invalidations once, not ten thousand times.
+  ///
+  /// A call of its own, not folded into `replace(with:)`: the accessors reach the storage
+  /// through key paths, which the optimizer turns into direct accesses only for calls that
+  /// return a `Bool` like these (an enum result made it walk the key paths at run time).
+  ///
+  /// - Parameter scope: `ThreadContext.openScopeIdentity()`.
+  @inlinable
+  mutating func claimInvalidation(inScope scope: UInt64) -> Bool {
+    guard scope != 0 else { return true }
+    guard requestedInScope != scope else { return false }
+    requestedInScope = scope
     return true
   }
 

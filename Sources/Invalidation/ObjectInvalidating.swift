@@ -83,10 +83,14 @@ public struct ObjectInvalidating<Value: Equatable> {
     storage storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) -> Value {
     get { owner[keyPath: storageKeyPath].storage.value }
-    set {
+    // Always inlined, for the reason given on `ViewInvalidating`'s accessor.
+    @inline(__always) set {
       guard owner[keyPath: storageKeyPath].storage.replace(with: newValue) else { return }
-      for invalidation in owner[keyPath: storageKeyPath].invalidations {
-        invalidation.request(from: owner)
+      let scope = ThreadContext.current.openScopeIdentity()
+      if scope == 0 || owner[keyPath: storageKeyPath].storage.claimInvalidation(inScope: scope) {
+        for invalidation in owner[keyPath: storageKeyPath].invalidations {
+          invalidation.request(from: owner)
+        }
       }
       owner[keyPath: storageKeyPath].storage.publish()
     }

@@ -103,7 +103,9 @@ public struct ViewInvalidating<Value: Equatable> {
     storage storageKeyPath: ReferenceWritableKeyPath<View, Self>
   ) -> Value {
     get { view[keyPath: storageKeyPath].storage.value }
-    set {
+    // Always inlined into the property's own setter, where the key paths are literals that the
+    // optimizer turns into direct field accesses; called, it would walk them at run time.
+    @inline(__always) set {
       #if DEBUG
         // The compiler checks callers' isolation, except through a key path handed to code
         // that knows nothing of views (a generic binding). Debug builds catch that here, as
@@ -118,7 +120,11 @@ public struct ViewInvalidating<Value: Equatable> {
         }
       #endif
       guard view[keyPath: storageKeyPath].storage.replace(with: newValue) else { return }
-      view[keyPath: storageKeyPath].invalidations.invalidate(view)
+      let context = ThreadContext.current
+      let scope = context.openScopeIdentity()
+      if scope == 0 || view[keyPath: storageKeyPath].storage.claimInvalidation(inScope: scope) {
+        view[keyPath: storageKeyPath].invalidations.invalidate(view, context)
+      }
       view[keyPath: storageKeyPath].storage.publish()
     }
   }

@@ -76,39 +76,43 @@ struct ViewInvalidationList {
   /// Requests every invalidation from `view`, in order, through the engine: at once outside
   /// batches and deliveries, once each at their end inside them.
   @MainActor @inlinable
-  func invalidate(_ view: PlatformView) {
+  func invalidate(_ view: PlatformView, _ context: ThreadContext) {
     var remaining = codes
     var nextCustom = 0
     while remaining != 0 {
       switch Code(rawValue: remaining & 0b111) ?? .custom {
-      case .layout: Self.request(Invalidations.Layout(), from: view)
-      case .display: Self.request(Invalidations.Display(), from: view)
-      case .constraints: Self.request(Invalidations.Constraints(), from: view)
-      case .intrinsicContentSize: Self.request(Invalidations.IntrinsicContentSize(), from: view)
-      case .configuration, .restorableState: Self.requestPlatformSpecific(remaining, from: view)
+      case .layout: Self.request(Invalidations.Layout(), from: view, context)
+      case .display: Self.request(Invalidations.Display(), from: view, context)
+      case .constraints: Self.request(Invalidations.Constraints(), from: view, context)
+      case .intrinsicContentSize:
+        Self.request(Invalidations.IntrinsicContentSize(), from: view, context)
+      case .configuration, .restorableState:
+        Self.requestPlatformSpecific(remaining, from: view, context)
       case .custom:
-        Self.requestCustom(customs[nextCustom], from: view)
+        Self.requestCustom(customs[nextCustom], from: view, context)
         nextCustom += 1
       case .end: break  // never: the codes are contiguous
       }
       remaining >>= 3
     }
     while nextCustom < customs.count {
-      Self.requestCustom(customs[nextCustom], from: view)
+      Self.requestCustom(customs[nextCustom], from: view, context)
       nextCustom += 1
     }
   }
 
   /// Requests the platform's own built-in invalidation coded in the low bits of `codes`.
   @MainActor @usableFromInline
-  static func requestPlatformSpecific(_ codes: UInt64, from view: PlatformView) {
+  static func requestPlatformSpecific(
+    _ codes: UInt64, from view: PlatformView, _ context: ThreadContext
+  ) {
     #if canImport(UIKit)
       if codes & 0b111 == Code.configuration.rawValue {
-        request(Invalidations.Configuration(), from: view)
+        request(Invalidations.Configuration(), from: view, context)
       }
     #elseif canImport(AppKit)
       if codes & 0b111 == Code.restorableState.rawValue {
-        request(Invalidations.RestorableState(), from: view)
+        request(Invalidations.RestorableState(), from: view, context)
       }
     #endif
   }
@@ -116,16 +120,20 @@ struct ViewInvalidationList {
   /// Requests a custom invalidation under its own type, so that the engine tells it apart
   /// from the others.
   @MainActor @inlinable
-  static func requestCustom(_ invalidation: any ViewInvalidatingType, from view: PlatformView) {
-    request(invalidation, from: view)
+  static func requestCustom(
+    _ invalidation: any ViewInvalidatingType, from view: PlatformView, _ context: ThreadContext
+  ) {
+    request(invalidation, from: view, context)
   }
 
   /// Asks the engine to run `invalidation` on `view`, deduplicated by its type (and value, when
   /// it is `Equatable`) inside batches.
   @MainActor @inlinable
   static func request<Invalidation: ViewInvalidatingType>(
-    _ invalidation: Invalidation, from view: PlatformView
+    _ invalidation: Invalidation, from view: PlatformView, _ context: ThreadContext
   ) {
-    view.invalidate(by: invalidation) { view, invalidation in invalidation.invalidate(view: view) }
+    view.invalidate(by: invalidation, in: context) { view, invalidation in
+      invalidation.invalidate(view: view)
+    }
   }
 }

@@ -102,4 +102,47 @@ struct BatchTests {
     }
     #expect(view.calls == ["layout"])
   }
+
+  @Test("each batch invalidates anew: a property that invalidated in one batch does so in the next")
+  func consecutiveBatches() {
+    let view = PanelView()
+    batch {
+      view.width = 1
+      view.width = 2
+    }
+    batch { view.width = 3 }
+    view.width = 4
+    #expect(view.calls == ["layout", "layout", "layout"])
+  }
+
+  @Test("forty views set in turn in one batch each get their invalidations once, in order")
+  func manyViewsInOneBatch() {
+    let views = (0..<40).map { _ in PanelView() }
+    batch {
+      for round in 1...3 {
+        for view in views {
+          view.title = "\(round)"
+          view.width = round
+        }
+      }
+    }
+    for view in views { #expect(view.calls == ["layout", "display"]) }
+  }
+
+  @Test("a view released inside a batch does not take a later view's invalidation with it")
+  func releasedViewDoesNotShadowANewOne() {
+    var released: PanelView? = PanelView()
+    var kept: [PanelView] = []
+    batch {
+      released!.width = 1
+      released = nil
+      // Fresh views may reuse the released one's address; each must still be invalidated.
+      for width in 1...20 {
+        let view = PanelView()
+        view.width = width
+        kept.append(view)
+      }
+    }
+    for view in kept { #expect(view.calls == ["layout"]) }
+  }
 }

@@ -23,6 +23,8 @@ package final class ThreadContext {
   @exclusivity(unchecked) var completionsAfterBatch: [AnyNode] = []
   /// Nesting depth of invalidation scopes (batches and deliveries).
   @exclusivity(unchecked) @usableFromInline package var scopeDepth = 0
+  /// The open outermost scope's identity once asked for (see `currentScopeIdentity()`), else 0.
+  @exclusivity(unchecked) @usableFromInline var scopeIdentity: UInt64 = 0
   /// Invalidations deferred to the end of the outermost scope, deduplicated.
   @exclusivity(unchecked) var invalidations = PendingInvalidations()
   /// Derived nodes whose value this thread is computing, to report a node that depends on itself.
@@ -99,8 +101,33 @@ package final class ThreadContext {
     if scopeDepth == 0 { outermostScopeEnded() }
   }
 
+  /// An identity of the open outermost scope, unique across scopes and threads. A property
+  /// that requested its invalidations in this scope remembers it and skips requesting them
+  /// again: the repeats would be dropped anyway, after a search. Call only inside a scope.
+  @inlinable
+  package func currentScopeIdentity() -> UInt64 {
+    if scopeIdentity == 0 { scopeIdentity = Self.nextScopeIdentity() }
+    return scopeIdentity
+  }
+
+  /// `currentScopeIdentity()` if a scope is open on this thread, else 0.
+  @inlinable
+  package func openScopeIdentity() -> UInt64 {
+    scopeDepth > 0 ? currentScopeIdentity() : 0
+  }
+
+  /// A scope identity never handed out before.
+  @usableFromInline
+  static func nextScopeIdentity() -> UInt64 {
+    scopeIdentities.lock()
+    defer { scopeIdentities.unlock() }
+    lastScopeIdentity += 1
+    return lastScopeIdentity
+  }
+
   @usableFromInline
   func outermostScopeEnded() {
+    scopeIdentity = 0
     if !cancelledDuringDelivery.isEmpty { cancelledDuringDelivery.removeAll(keepingCapacity: true) }
     if !invalidations.isEmpty { flushInvalidations() }
   }
@@ -125,3 +152,8 @@ let threadContextKey: pthread_key_t = {
   precondition(result == 0, "pthread_key_create failed with \(result)")
   return key
 }()
+
+/// Guards `lastScopeIdentity`.
+private let scopeIdentities = Lock()
+// Safe: only read and written while `scopeIdentities` is held.
+nonisolated(unsafe) private var lastScopeIdentity: UInt64 = 0
