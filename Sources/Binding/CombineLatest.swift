@@ -54,7 +54,9 @@ extension Property where Value == Never {
   ) -> Property<(First, Second)> {
     let a = first.node
     let b = second.node
-    return ._derived(from: [a, b]) { mode, _ in (a.read(mode), b.read(mode)) }
+    return ._derived(
+      from: [a, b], compute: { mode, _ in (a.read(mode), b.read(mode)) },
+      deliver: { DerivedNode.stage((a.read(.delivery), b.read(.delivery)), on: $0) })
   }
 
   /// ``combineLatest(_:)`` of three properties, spelled out for speed like
@@ -72,6 +74,10 @@ extension Property where Value == Never {
     let a = first.node
     let b = second.node
     let c = third.node
-    return ._derived(from: [a, b, c]) { mode, _ in (a.read(mode), b.read(mode), c.read(mode)) }
+    return ._derived(
+      from: [a, b, c], compute: { mode, _ in (a.read(mode), b.read(mode), c.read(mode)) },
+      deliver: {
+        DerivedNode.stage((a.read(.delivery), b.read(.delivery), c.read(.delivery)), on: $0)
+      })
   }
 }

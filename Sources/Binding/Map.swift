@@ -23,6 +23,8 @@ extension Property {
     _ transform: @escaping @Sendable (Value) -> Transformed
   ) -> Property<Transformed> {
     let input = node
-    return ._derived(from: [input]) { mode, _ in transform(input.read(mode)) }
+    return ._derived(
+      from: [input], compute: { mode, _ in transform(input.read(mode)) },
+      deliver: { DerivedNode.stage(transform(input.read(.delivery)), on: $0) })
   }
 }

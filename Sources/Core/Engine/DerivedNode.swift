@@ -23,9 +23,30 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// node is attached in order after the current delivery; until then its value is computed on
   /// demand from its inputs' newest values.
   @inlinable
-  package init(
+  package convenience init(
     inputs: [AnyNode],
     compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
+  ) {
+    self.init(inputs: inputs, compute: compute) { node in
+      let node = unsafeDowncast(node, to: DerivedNode<Value>.self)
+      guard let value = node.compute(.delivery, node.delivered) else { return false }
+      node.stage(value)
+      return true
+    }
+  }
+
+  /// Creates a node computed from `inputs` with a delivery step of the operator's own, and
+  /// attaches it to the graph.
+  ///
+  /// - Parameter deliver: The delivery step: compute in `.delivery` mode and return
+  ///   ``stage(_:on:)`` of the result, or `false` to hold the change back. An operator that
+  ///   never holds a change back (`map`, `combineLatest`) saves a call per delivery this way;
+  ///   the other initializer's step calls `compute`.
+  @inlinable
+  package init(
+    inputs: [AnyNode],
+    compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?,
+    deliver: @escaping @Sendable (AnyNode) -> Bool
   ) {
     precondition(!inputs.isEmpty, "A derived node needs at least one input.")
     let home = Domain.merged(inputs.map(\.home))
@@ -37,18 +58,19 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     }
     self.compute = compute
     self.creationStamp = stamp
-    // One delivery step: compute in `.delivery` mode and stage the result.
-    let steps = Self.steps { node in
-      let node = unsafeDowncast(node, to: DerivedNode<Value>.self)
-      guard let value = node.compute(.delivery, node.delivered) else { return false }
-      node.staged = value
-      node.hasStaged = true
-      return true
-    }
+    let steps = Self.steps(recompute: deliver)
     super.init(home: home, value: initial, isSource: false, steps: steps)
     self.isAttached = false
     self.inputs = ContiguousArray(inputs)
     Engine.attachInOrder(self)
+  }
+
+  /// Stages `value` as the value for the change being delivered on `node`, a node of this
+  /// type; returns `true`, for a delivery step to return.
+  @inlinable @inline(__always)
+  package static func stage(_ value: Value, on node: AnyNode) -> Bool {
+    unsafeDowncast(node, to: DerivedNode<Value>.self).stage(value)
+    return true
   }
 
   override func pull() -> Value {

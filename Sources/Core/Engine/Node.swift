@@ -215,6 +215,13 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     node._withUnsafeGuaranteedRef { $0.read(mode) }
   }
 
+  /// Sets the value computed for the event under delivery. Role.
+  @inlinable @inline(__always)
+  package final func stage(_ value: Value) {
+    staged = value
+    hasStaged = true
+  }
+
   /// The node's current value: the newest write for a source, or the derived value computed
   /// from the newest writes. Safe from any thread.
   ///
