@@ -1,3 +1,4 @@
+import Foundation
 import InvalidatingDashboard
 import Testing
 
@@ -107,4 +108,31 @@ import Testing
     #expect(top.map { TextLayout.fixed($0.cpuPercent, digits: 1) } == ["60.0", "14.2", "12.9"])
     #expect(top[0].residentKiB == 25_596)
   }
+
+  @Test func aRecordingWithoutAPageSizeCountsFourKiBPages() throws {
+    #expect(try Samples.snapshot(4).pageKiB == 4)
+  }
+
+  @Test func aRecordingsPagesizeFileSetsThePageSizeResidentMemoryIsCountedIn() throws {
+    // Reading 4 again, as recorded on a machine with 16 KiB pages.
+    let copy = FileManager.default.temporaryDirectory
+      .appendingPathComponent("invalidating-pagesize-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.copyItem(
+      at: URL(fileURLWithPath: Samples.directory(4).path), to: copy)
+    defer { try? FileManager.default.removeItem(at: copy) }
+    try "16384\n".write(
+      to: copy.appendingPathComponent("pagesize"), atomically: true, encoding: .utf8)
+    let snapshot = try ProcDirectory(path: copy.path).snapshot()
+    #expect(snapshot.pageKiB == 16)
+    let top = ProcessUsage.top(of: snapshot, since: try Samples.snapshot(3), limit: 1)
+    // The busiest process has 6,399 resident pages (25,596 KiB in 4 KiB pages).
+    #expect(top[0].residentKiB == 6_399 * 16)
+  }
+
+  #if os(Linux)
+    @Test func theLiveProcReportsThisMachinesPageSize() throws {
+      let snapshot = try ProcDirectory().snapshot()
+      #expect(snapshot.pageKiB == UInt64(getpagesize()) / 1024)
+    }
+  #endif
 }

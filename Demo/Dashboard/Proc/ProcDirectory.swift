@@ -60,7 +60,22 @@ public struct ProcDirectory: Hashable, Sendable {
       processes.append(process)
     }
     return SystemSnapshot(
-      hostname: String(hostname), cpu: cpu, memory: memory, load: load, processes: processes)
+      hostname: String(hostname), cpu: cpu, memory: memory, load: load, processes: processes,
+      pageKiB: pageKiB())
+  }
+
+  /// The page size of the machine the directory describes, in kibibytes: this machine's for
+  /// the live `/proc`; for a recording, the byte count in its `pagesize` file, or 4 KiB (the
+  /// common Linux page) when it has none.
+  func pageKiB() -> UInt64 {
+    if path == "/proc" {
+      let bytes = sysconf(Int32(_SC_PAGESIZE))
+      return bytes > 0 ? UInt64(bytes) / 1024 : 4
+    }
+    guard let text = read("pagesize"), let bytes = UInt64(text.trimmingSuffix("\n")) else {
+      return 4
+    }
+    return bytes / 1024
   }
 
   /// The contents of a file of the directory, or `nil` if it cannot be read.

@@ -10,6 +10,9 @@ public struct SystemSnapshot: Hashable, Sendable {
   public var load: LoadAverage
   /// The processes, in no particular order.
   public var processes: [ProcessStat]
+  /// The size of a memory page on the machine read, in kibibytes: what a process's resident
+  /// page count is multiplied by.
+  public var pageKiB: UInt64
 
   /// Creates a reading.
   ///
@@ -19,14 +22,16 @@ public struct SystemSnapshot: Hashable, Sendable {
   ///   - memory: Memory figures.
   ///   - load: The load averages.
   ///   - processes: The processes.
+  ///   - pageKiB: The machine's memory page size, in kibibytes (4 on most Linux systems).
   public init(
     hostname: String, cpu: CPUStat, memory: MemoryInfo, load: LoadAverage,
-    processes: [ProcessStat]
+    processes: [ProcessStat], pageKiB: UInt64 = 4
   ) {
     self.hostname = hostname
     self.cpu = cpu
     self.memory = memory
     self.load = load
     self.processes = processes
+    self.pageKiB = pageKiB
   }
 }

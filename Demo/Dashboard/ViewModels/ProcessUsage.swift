@@ -38,10 +38,10 @@ public struct ProcessUsage: Hashable, Sendable {
   ///   - current: The newer reading.
   ///   - previous: The older reading.
   ///   - limit: How many processes to return.
-  ///   - pageKiB: The size of a memory page, in kibibytes (4 on every common Linux system).
-  /// - Returns: At most `limit` processes.
+  /// - Returns: At most `limit` processes; resident memory counts pages of the newer
+  ///   reading's ``SystemSnapshot/pageKiB``.
   public static func top(
-    of current: SystemSnapshot, since previous: SystemSnapshot, limit: Int, pageKiB: UInt64 = 4
+    of current: SystemSnapshot, since previous: SystemSnapshot, limit: Int
   ) -> [ProcessUsage] {
     let cores = UInt64(max(1, current.cpu.cores.count))
     let elapsed = current.cpu.all.total &- previous.cpu.all.total
@@ -62,7 +62,7 @@ public struct ProcessUsage: Hashable, Sendable {
     return sorted.prefix(limit).map { process, percent in
       ProcessUsage(
         id: process.id, name: process.name, state: process.state, cpuPercent: percent,
-        residentKiB: process.residentPages * pageKiB)
+        residentKiB: process.residentPages * current.pageKiB)
     }
   }
 }
