@@ -5,6 +5,7 @@
 //     swift run -c release invalidating-benchmarks --json     # the same figures as JSON
 //     swift run -c release invalidating-benchmarks --quick    # a smoke run for CI (seconds)
 //     ... --only=diamond                                      # scenarios whose name matches
+//     ... --profile=diamond --iterations=100000               # one operation, for a profiler
 //
 // Each figure is the median of several calibrated samples, taken after a warm-up, with ours
 // and the baseline sampled in turn. Exit status 0 even when a target is missed: the report
@@ -17,13 +18,37 @@
 #endif
 
 var arguments = Set(CommandLine.arguments.dropFirst())
-/// Runs only the scenarios whose name contains this text (for profiling one of them).
-let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
-if let only { arguments.remove("--only=" + only) }
+/// Takes the value of `--name=VALUE` out of the arguments.
+@MainActor
+func option(_ name: String) -> String? {
+  guard let argument = arguments.first(where: { $0.hasPrefix("--\(name)=") }) else { return nil }
+  arguments.remove(argument)
+  return String(argument.dropFirst(name.count + 3))
+}
+/// Runs only the scenarios whose name contains this text.
+let only = option("only")
+/// Runs one scenario's operation for a profiler instead (see Profiles.swift).
+let profile = option("profile")
+let iterations = option("iterations")
 let known: Set = ["--json", "--quick", "--strict", "--help"]
+let usage = """
+  usage: invalidating-benchmarks [--quick] [--json] [--strict] [--only=NAME]
+         invalidating-benchmarks --profile=NAME --iterations=N
+  """
 if arguments.contains("--help") || !arguments.isSubset(of: known) {
-  print("usage: invalidating-benchmarks [--quick] [--json] [--strict] [--only=NAME]")
+  print(usage)
   exit(arguments.contains("--help") ? 0 : 2)
+}
+if let profile {
+  guard let run = profiles[profile], let count = iterations.flatMap({ Int($0) }), count >= 0
+  else {
+    print(usage)
+    print("profiles: " + profiles.keys.sorted().joined(separator: ", "))
+    exit(2)
+  }
+  run(count)
+  print("(profile \(profile), \(count) iterations; checksum \(consumed))")
+  exit(0)
 }
 let quick = arguments.contains("--quick")
 let configuration: Configuration = quick ? .quick : .full
