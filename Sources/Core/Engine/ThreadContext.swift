@@ -45,7 +45,15 @@ package final class ThreadContext {
   /// The session computing derived values on this thread, if any (its owner keeps it alive).
   @exclusivity(unchecked) unowned(unsafe) var activeSession: DrainSession?
 
-  init() {}
+  /// This thread's number among the threads that have had a context, from 1: the high bits of
+  /// its scope identities.
+  @usableFromInline let threadSerial: UInt64
+  /// How many scope identities this thread has handed out: their low bits.
+  @exclusivity(unchecked) @usableFromInline var scopesIdentified: UInt64 = 0
+
+  init() {
+    threadSerial = Self.nextThreadSerial()
+  }
 
   /// The calling thread's context, created on first use.
   @inlinable
@@ -101,12 +109,20 @@ package final class ThreadContext {
     if scopeDepth == 0 { outermostScopeEnded() }
   }
 
-  /// An identity of the open outermost scope, unique across scopes and threads. A property
-  /// that requested its invalidations in this scope remembers it and skips requesting them
-  /// again: the repeats would be dropped anyway, after a search. Call only inside a scope.
+  /// An identity of the open outermost scope, unique across scopes and threads (and never 0).
+  /// A property that requested its invalidations in this scope remembers it and skips
+  /// requesting them again: the repeats would be dropped anyway, after a search. Call only
+  /// inside a scope.
+  ///
+  /// The thread's serial number is the high 24 bits and a count of its scopes the low 40, so
+  /// no lock is taken: identities repeat only after a trillion scopes on one thread, or 16
+  /// million threads.
   @inlinable
   package func currentScopeIdentity() -> UInt64 {
-    if scopeIdentity == 0 { scopeIdentity = Self.nextScopeIdentity() }
+    if scopeIdentity == 0 {
+      scopesIdentified &+= 1
+      scopeIdentity = threadSerial &<< 40 | scopesIdentified & (1 &<< 40 &- 1)
+    }
     return scopeIdentity
   }
 
@@ -116,13 +132,12 @@ package final class ThreadContext {
     scopeDepth > 0 ? currentScopeIdentity() : 0
   }
 
-  /// A scope identity never handed out before.
-  @usableFromInline
-  static func nextScopeIdentity() -> UInt64 {
-    scopeIdentities.lock()
-    defer { scopeIdentities.unlock() }
-    lastScopeIdentity += 1
-    return lastScopeIdentity
+  /// A thread serial number never handed out before (taken once per thread).
+  static func nextThreadSerial() -> UInt64 {
+    threadSerials.lock()
+    defer { threadSerials.unlock() }
+    lastThreadSerial += 1
+    return lastThreadSerial
   }
 
   @usableFromInline
@@ -153,7 +168,7 @@ let threadContextKey: pthread_key_t = {
   return key
 }()
 
-/// Guards `lastScopeIdentity`.
-private let scopeIdentities = Lock()
-// Safe: only read and written while `scopeIdentities` is held.
-nonisolated(unsafe) private var lastScopeIdentity: UInt64 = 0
+/// Guards `lastThreadSerial`.
+private let threadSerials = Lock()
+// Safe: only read and written while `threadSerials` is held.
+nonisolated(unsafe) private var lastThreadSerial: UInt64 = 0
