@@ -87,15 +87,8 @@ extension ValueNode {
     let token = Subscription(node: self)
     let entry = SinkEntry(id: token.id, sink: sink)
     ThreadContext.withCurrent { context in
-      Unmanaged.passUnretained(home)._withUnsafeGuaranteedRef { domain in
-        domain.lock.lock()
-        if _fastPath(!domain.isForwarded) {
-          register(entry, token, lockedRoot: domain, emitsCurrentValue, onCompletion, context)
-        } else {
-          domain.lock.unlock()
-          let root = home.lockRoot()
-          register(entry, token, lockedRoot: root, emitsCurrentValue, onCompletion, context)
-        }
+      withRootLocked { root in
+        register(entry, token, lockedRoot: root, emitsCurrentValue, onCompletion, context)
       }
     }
     return token

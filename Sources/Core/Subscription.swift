@@ -62,15 +62,7 @@ public final class Subscription: @unchecked Sendable {
 
   /// Removes the subscription from `node`, taken from `self.node` by the caller.
   private func end(_ node: AnyNode) {
-    Unmanaged.passUnretained(node.home)._withUnsafeGuaranteedRef { home in
-      home.lock.lock()
-      if _fastPath(!home.isForwarded) {
-        end(node, lockedRoot: home)
-      } else {
-        home.lock.unlock()
-        end(node, lockedRoot: home.lockRoot())
-      }
-    }
+    node.withRootLocked { root in end(node, lockedRoot: root) }
   }
 
   /// The body of `end(_:)`, entered with `root` locked.

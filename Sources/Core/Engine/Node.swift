@@ -67,6 +67,18 @@ package class AnyNode: @unchecked Sendable {
   @inline(__always)
   final var needsDelivery: Bool { hasCommittedSinks || !holdsPlainData }
 
+  /// Locks the root of this node's domain and runs `body` with it, borrowed rather than
+  /// retained (the node keeps its home domain alive, and every domain keeps the one it was
+  /// merged into); `body` unlocks it.
+  @inlinable @inline(__always)
+  package final func withRootLocked<Result>(_ body: (Domain) -> Result) -> Result {
+    Unmanaged.passUnretained(home)._withUnsafeGuaranteedRef { domain in
+      domain.lock.lock()
+      if _fastPath(!domain.isForwarded) { return body(domain) }
+      return body(domain.lockForwardedRoot())
+    }
+  }
+
   // MARK: Overridden by value-carrying subclasses
   /// Moves the latest value to the pending queue (a batch committing). Lock.
   @usableFromInline func enqueueLatest() {}

@@ -55,16 +55,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
         writeInBatch(value, context)
         return
       }
-      // Borrowed: the node keeps its home domain alive.
-      Unmanaged.passUnretained(home)._withUnsafeGuaranteedRef { domain in
-        domain.lock.lock()
-        if _fastPath(!domain.isForwarded) {
-          write(value, lockedRoot: domain, context)
-        } else {
-          domain.lock.unlock()
-          write(value, lockedRoot: home.lockRoot(), context)
-        }
-      }
+      withRootLocked { root in write(value, lockedRoot: root, context) }
     }
   }
 
