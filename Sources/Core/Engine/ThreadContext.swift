@@ -45,15 +45,12 @@ package final class ThreadContext {
   /// The session computing derived values on this thread, if any (its owner keeps it alive).
   @exclusivity(unchecked) unowned(unsafe) var activeSession: DrainSession?
 
-  /// This thread's number among the threads that have had a context, from 1: the high bits of
-  /// its scope identities.
-  @usableFromInline let threadSerial: UInt64
-  /// How many scope identities this thread has handed out: their low bits.
-  @exclusivity(unchecked) @usableFromInline var scopesIdentified: UInt64 = 0
+  /// The next scope identity this thread hands out, and the end of the block of identities it
+  /// took from the process-wide count (see `currentScopeIdentity()`).
+  @exclusivity(unchecked) @usableFromInline var nextScopeIdentity: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var scopeIdentityLimit: UInt64 = 0
 
-  init() {
-    threadSerial = Self.nextThreadSerial()
-  }
+  init() {}
 
   /// The calling thread's context, created on first use.
   @inlinable
@@ -114,14 +111,14 @@ package final class ThreadContext {
   /// requesting them again: the repeats would be dropped anyway, after a search. Call only
   /// inside a scope.
   ///
-  /// The thread's serial number is the high 24 bits and a count of its scopes the low 40, so
-  /// no lock is taken: identities repeat only after a trillion scopes on one thread, or 16
-  /// million threads.
+  /// Identities come from one process-wide 64-bit count, which does not wrap; a thread takes
+  /// them a block at a time, so it takes a lock once per block, not once per scope.
   @inlinable
   package func currentScopeIdentity() -> UInt64 {
     if scopeIdentity == 0 {
-      scopesIdentified &+= 1
-      scopeIdentity = threadSerial &<< 40 | scopesIdentified & (1 &<< 40 &- 1)
+      if nextScopeIdentity == scopeIdentityLimit { takeScopeIdentities() }
+      scopeIdentity = nextScopeIdentity
+      nextScopeIdentity &+= 1
     }
     return scopeIdentity
   }
@@ -132,12 +129,18 @@ package final class ThreadContext {
     scopeDepth > 0 ? currentScopeIdentity() : 0
   }
 
-  /// A thread serial number never handed out before (taken once per thread).
-  static func nextThreadSerial() -> UInt64 {
-    threadSerials.lock()
-    defer { threadSerials.unlock() }
-    lastThreadSerial += 1
-    return lastThreadSerial
+  /// How many scope identities a thread takes at a time.
+  static let scopeIdentityBlock: UInt64 = 1 << 16
+
+  /// Takes the next block of scope identities from the process-wide count.
+  @usableFromInline
+  func takeScopeIdentities() {
+    scopeIdentityCount.lock()
+    let first = lastScopeIdentity &+ 1
+    lastScopeIdentity &+= Self.scopeIdentityBlock
+    scopeIdentityCount.unlock()
+    nextScopeIdentity = first
+    scopeIdentityLimit = first &+ Self.scopeIdentityBlock
   }
 
   @usableFromInline
@@ -168,7 +171,8 @@ let threadContextKey: pthread_key_t = {
   return key
 }()
 
-/// Guards `lastThreadSerial`.
-private let threadSerials = Lock()
-// Safe: only read and written while `threadSerials` is held.
-nonisolated(unsafe) private var lastThreadSerial: UInt64 = 0
+/// Guards `lastScopeIdentity`.
+private let scopeIdentityCount = Lock()
+// Safe: only read and written while `scopeIdentityCount` is held. The last scope identity
+// handed out to a thread's block; identities start at 1.
+nonisolated(unsafe) private var lastScopeIdentity: UInt64 = 0
