@@ -60,29 +60,28 @@ extension ThreadContext {
     // (`flatMapLatest`) that merges two of them mid-delivery then reads the batch's values on
     // both sides, and each sink runs once for the whole batch.
     var claimed: [Domain] = []
-    let session = takeSession()
-    for group in groups {
-      let root = group.nodes[0].home.lockRoot()
-      if root.drainers.isEmpty {
-        root.drainers.append(id)
-        claimed.append(root)
-        for node in group.nodes {
-          node.stageLatest()
-          session.sources.append(node)
+    withSession { session in
+      for group in groups {
+        let root = group.nodes[0].home.lockRoot()
+        if root.drainers.isEmpty {
+          root.drainers.append(id)
+          claimed.append(root)
+          for node in group.nodes {
+            node.stageLatest()
+            session.sources.append(node)
+          }
+        } else {
+          for (index, node) in group.nodes.enumerated() {
+            node.enqueueLatest()
+            root.enqueue(.write(node, closesEvent: index == group.nodes.count - 1), from: self)
+          }
         }
-      } else {
-        for (index, node) in group.nodes.enumerated() {
-          node.enqueueLatest()
-          root.enqueue(.write(node, closesEvent: index == group.nodes.count - 1), from: self)
-        }
+        root.lock.unlock()
       }
-      root.lock.unlock()
-    }
-    if session.sources.isEmpty {
-      returnSession(session)
-    } else {
-      session.spansDomains = claimed.count > 1
-      Engine.deliverEvent(session, writes: session.sources.count, self)
+      if !session.sources.isEmpty {
+        session.spansDomains = claimed.count > 1
+        Engine.deliverEvent(session, self)
+      }
     }
     for root in claimed { Engine.finishDrain(of: root, self) }
   }

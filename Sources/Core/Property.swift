@@ -153,7 +153,6 @@ extension ValueNode {
       sinks.reserveCapacity(sinks.count + sinks.count / 4 + 4)
     }
     sinks.append(entry)
-    hasSinks = true
     if let onCompletion { completions.append((entry.id, onCompletion)) }
     return (delivered, false)
   }

@@ -42,10 +42,7 @@ package class AnyNode: @unchecked Sendable {
   @exclusivity(unchecked) final var isQueued = false
   /// The next node of the same rank in the delivery's work list. Role.
   @exclusivity(unchecked) final var nextQueued: Unmanaged<AnyNode>?
-  /// Whether the node has subscriptions (`sinks` is not empty), readable without knowing the
-  /// value type. Lock.
-  @exclusivity(unchecked) @usableFromInline final var hasSinks = false
-  /// Whether `commit()` captured sinks for `deliverCommitted(_:)` to run. Role.
+  /// Whether `commitStaged()` captured sinks for `deliverCommitted(_:)` to run. Role.
   @exclusivity(unchecked) @usableFromInline final var hasCommittedSinks = false
   /// Whether the value is plain data (`_isPOD`): nothing to release after a commit, so a node
   /// with no sinks to run needs no delivery step at all.
@@ -80,6 +77,7 @@ package class AnyNode: @unchecked Sendable {
   }
 
   // MARK: Overridden by value-carrying subclasses
+
   /// Moves the latest value to the pending queue (a batch committing). Lock.
   @usableFromInline func enqueueLatest() {}
   /// Takes the latest value as the value to deliver (a batch committing while the role is
@@ -276,7 +274,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
       }
       hasStaged = false
     }
-    if hasSinks {
+    if !sinks.isEmpty {
       committedSinks = sinks
       hasCommittedSinks = true
     }
@@ -286,7 +284,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   @inlinable
   final func deliverCommitted(_ context: ThreadContext) {
     // Lets the previous value go, outside the lock; a plain value has nothing to let go, and
-    // `commit()` left `staged` equal to `delivered` already.
+    // `commitStaged()` left `staged` equal to `delivered` already.
     if !_isPOD(Value.self) { staged = delivered }
     guard hasCommittedSinks else { return }
     hasCommittedSinks = false
@@ -334,7 +332,6 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     released.append(sinks)
     completions = []
     sinks = []
-    hasSinks = false
     return handlers
   }
 
@@ -350,7 +347,6 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
       return false
     }
     let removed = sinks.remove(at: index)
-    hasSinks = !sinks.isEmpty
     root.lock.unlock()
     // They die here, outside the lock.
     withExtendedLifetime(removed) {}
@@ -361,13 +357,6 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   /// The index of the sink `id`, searching from the newest (the one most often cancelled).
   @inlinable
   final func sinkIndex(of id: UInt64) -> Int? {
-    sinks.withUnsafeBufferPointer { entries in
-      var index = entries.count
-      while index > 0 {
-        index -= 1
-        if entries[index].id == id { return index }
-      }
-      return nil
-    }
+    sinks.lastIndex { $0.id == id }
   }
 }

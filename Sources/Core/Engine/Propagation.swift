@@ -5,38 +5,24 @@ extension Engine {
   /// so no list of sources is needed.
   @usableFromInline
   static func deliverWrite(of source: AnyNode, _ context: ThreadContext) {
-    if _fastPath(!context.isPrimarySessionInUse) {
-      context.isPrimarySessionInUse = true
-      Unmanaged.passUnretained(context.primarySession)._withUnsafeGuaranteedRef { session in
-        session.markWritten(source)
-        propagate(session, writes: 1, context)
-      }
-      context.isPrimarySessionInUse = false
-    } else {
-      let session = context.takeSession()
+    context.withSession { session in
       session.markWritten(source)
       propagate(session, writes: 1, context)
-      context.returnSession(session)
     }
-    context.endScope()
   }
 
   /// Delivers one event whose sources have their values staged and are listed in
-  /// `session.sources`, which keeps them alive until the event is delivered. The session is
-  /// returned to the context. The caller holds the drainer role.
-  static func deliverEvent(_ session: DrainSession, writes: Int, _ context: ThreadContext) {
+  /// `session.sources`, which keeps them alive until the event is delivered. The caller holds
+  /// the drainer role.
+  static func deliverEvent(_ session: DrainSession, _ context: ThreadContext) {
     for source in session.sources { session.markWritten(source) }
-    propagate(session, writes: writes, context)
+    propagate(session, writes: session.sources.count, context)
     session.sources.removeAll(keepingCapacity: true)
-    context.returnSession(session)
-    context.endScope()
   }
 
   /// The body of an event's delivery, once its sources are marked: recompute the affected
-  /// derived nodes in rank order, commit every new value under one lock, then run the sinks.
-  ///
-  /// Returns inside the invalidation scope the sinks ran in; the caller returns the session
-  /// and then closes the scope, so that invalidations which write can reuse the session.
+  /// derived nodes in rank order, commit every new value under one lock, then run the sinks,
+  /// in one invalidation scope.
   @inline(__always)
   static func propagate(_ session: DrainSession, writes: Int, _ context: ThreadContext) {
     let outerSession = context.activeSession
@@ -81,6 +67,7 @@ extension Engine {
       }
     }
     session.removeAllChanged()
+    context.endScope()
   }
 
   /// Runs queued work until the domain's queue is empty, then gives up the drainer role.
@@ -114,16 +101,17 @@ extension Engine {
         root.lock.unlock()
         task()
       case .write(let first, var closes):
-        let session = context.takeSession()
-        first.stagePending()
-        session.sources.append(first)
-        while !closes, case .write(let next, let nextCloses)? = root.queue.popFirst() {
-          next.stagePending()
-          session.sources.append(next)
-          closes = nextCloses
+        context.withSession { session in
+          first.stagePending()
+          session.sources.append(first)
+          while !closes, case .write(let next, let nextCloses)? = root.queue.popFirst() {
+            next.stagePending()
+            session.sources.append(next)
+            closes = nextCloses
+          }
+          root.lock.unlock()
+          deliverEvent(session, context)
         }
-        root.lock.unlock()
-        deliverEvent(session, writes: session.sources.count, context)
       }
     }
   }

@@ -82,7 +82,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       // The common case: nothing derived, deliver straight to the sinks.
       var previousDelivered = value
       swap(&delivered, &previousDelivered)
-      if !hasSinks {
+      if sinks.isEmpty {
         root.lock.unlock()
       } else {
         let entries = sinks
@@ -117,15 +117,11 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
   override func stageLatest() {
     // `staged` holds a second reference to `delivered` here, so no value dies under the lock.
-    staged = latest
-    hasStaged = true
+    stage(latest)
   }
 
   override func stagePending() {
-    if let value = pending.popFirst() {
-      staged = value
-      hasStaged = true
-    }
+    if let value = pending.popFirst() { stage(value) }
   }
 
   /// Ends the source: it will never change again. Its sinks are released, `values` sequences

@@ -31,17 +31,11 @@ package final class ThreadContext {
   @exclusivity(unchecked) var computing: ContiguousArray<ObjectIdentifier> = []
   /// Subscriptions cancelled on this thread while their node's delivery was under way.
   @exclusivity(unchecked) @usableFromInline var cancelledDuringDelivery: [ObjectIdentifier] = []
-  /// Reusable scratch space for drains; nested drains (a sink writing another domain) each
-  /// take their own.
-  @exclusivity(unchecked) var freeSessions: [DrainSession] = []
-  /// The session a single write delivers in unless one is under way on this thread already:
-  /// borrowed in place, with no reference counting.
+  /// The scratch space of this thread's deliveries (see `withSession(_:)`): one used in place,
+  /// and a pool for deliveries nested in it (a sink writing another domain).
   let primarySession = DrainSession()
-  /// Whether a delivery on this thread is using `primarySession`.
-  var isPrimarySessionInUse = false
-  /// The session most recently returned, kept out of `freeSessions` so that the common case
-  /// (one drain at a time) touches no array.
-  @exclusivity(unchecked) var spareSession: DrainSession?
+  @exclusivity(unchecked) var isPrimarySessionInUse = false
+  @exclusivity(unchecked) var freeSessions: [DrainSession] = []
   /// The session computing derived values on this thread, if any (its owner keeps it alive).
   @exclusivity(unchecked) unowned(unsafe) var activeSession: DrainSession?
 
@@ -54,12 +48,7 @@ package final class ThreadContext {
 
   /// The calling thread's context, created on first use.
   @inlinable
-  package static var current: ThreadContext {
-    if let pointer = pthread_getspecific(threadContextKey) {
-      return Unmanaged<ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
-    }
-    return makeCurrent()
-  }
+  package static var current: ThreadContext { withCurrent { $0 } }
 
   /// Runs `body` with the calling thread's context, borrowed: the thread keeps its context
   /// alive until it exits, so the hot paths need not retain it.
@@ -81,18 +70,19 @@ package final class ThreadContext {
   /// An identity for this thread in a domain's list of drainers.
   @usableFromInline var id: ObjectIdentifier { ObjectIdentifier(self) }
 
-  @usableFromInline
-  func takeSession() -> DrainSession {
-    if let session = spareSession.take() { return session }
-    return freeSessions.popLast() ?? DrainSession()
-  }
-
-  func returnSession(_ session: consuming DrainSession) {
-    if spareSession == nil {
-      spareSession = session
-    } else {
-      freeSessions.append(session)
+  /// Runs `body` with scratch space for one delivery: the primary session, borrowed in place
+  /// with no reference counting, unless a delivery on this thread is using it; then one from
+  /// the pool, which only grows.
+  @inline(__always)
+  func withSession<Result>(_ body: (DrainSession) -> Result) -> Result {
+    if _fastPath(!isPrimarySessionInUse) {
+      isPrimarySessionInUse = true
+      defer { isPrimarySessionInUse = false }
+      return Unmanaged.passUnretained(primarySession)._withUnsafeGuaranteedRef(body)
     }
+    let session = freeSessions.popLast() ?? DrainSession()
+    defer { freeSessions.append(session) }
+    return body(session)
   }
 
   /// Opens an invalidation scope; invalidations requested inside it run once, at its end.
