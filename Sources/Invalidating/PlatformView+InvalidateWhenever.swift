@@ -39,9 +39,7 @@ extension PlatformView {
   public func invalidate<each Invalidation: ViewInvalidatingType, Value>(
     _ invalidations: repeat each Invalidation, whenever property: Property<Value>
   ) -> Subscription {
-    var list: [any ViewInvalidatingType] = []
-    for invalidation in repeat each invalidations { list.append(invalidation) }
-    let target = _ViewInvalidationTarget(self, list)
+    let target = _ViewInvalidationTarget(self, ViewInvalidationList(repeat each invalidations))
     let inbox = _MainActorInbox<Void> { _ in target.invalidate() }
     let token = property.node.subscribe(emitsCurrentValue: false) { _ in inbox.receive(()) }
     target.token = token
@@ -53,29 +51,22 @@ extension PlatformView {
 @MainActor
 final class _ViewInvalidationTarget {
   private weak var view: PlatformView?
-  private let invalidations: [any ViewInvalidatingType]
+  private let invalidations: ViewInvalidationList
   /// The subscription's token, to end it once the view is gone. Weak: the caller owns it.
   weak var token: Subscription?
 
-  init(_ view: PlatformView, _ invalidations: [any ViewInvalidatingType]) {
+  init(_ view: PlatformView, _ invalidations: ViewInvalidationList) {
     self.view = view
     self.invalidations = invalidations
   }
 
-  /// Requests every invalidation in order, or ends the subscription if the view is gone.
+  /// Requests every invalidation in order (as a `@ViewInvalidating` property does, so the
+  /// engine deduplicates them together), or ends the subscription if the view is gone.
   func invalidate() {
     guard let view else {
       token?.cancel()
       return
     }
-    for invalidation in invalidations { Self.request(invalidation, from: view) }
-  }
-
-  /// Requests one invalidation under its own type, so that the engine deduplicates it with
-  /// the same invalidation requested by `@ViewInvalidating` properties.
-  private static func request<Invalidation: ViewInvalidatingType>(
-    _ invalidation: Invalidation, from view: PlatformView
-  ) {
-    view.invalidate(by: invalidation) { view, invalidation in invalidation.invalidate(view: view) }
+    ThreadContext.withCurrent { invalidations.invalidate(view, $0) }
   }
 }

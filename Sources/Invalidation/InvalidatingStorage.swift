@@ -35,10 +35,9 @@ struct InvalidatingStorage<Value: Equatable> {
   /// through key paths, which the optimizer turns into direct accesses only for calls that
   /// return a `Bool` like these (an enum result made it walk the key paths at run time).
   ///
-  /// - Parameter scope: `ThreadContext.openScopeIdentity()`.
+  /// - Parameter scope: `ThreadContext.openScopeIdentity()`, not 0.
   @inlinable
   mutating func claimInvalidation(inScope scope: UInt64) -> Bool {
-    guard scope != 0 else { return true }
     guard requestedInScope != scope else { return false }
     requestedInScope = scope
     return true

@@ -86,10 +86,11 @@ public struct ObjectInvalidating<Value: Equatable> {
     // Always inlined, for the reason given on `ViewInvalidating`'s accessor.
     @inline(__always) set {
       guard owner[keyPath: storageKeyPath].storage.replace(with: newValue) else { return }
-      let scope = ThreadContext.current.openScopeIdentity()
+      let context = ThreadContext.current
+      let scope = context.openScopeIdentity()
       if scope == 0 || owner[keyPath: storageKeyPath].storage.claimInvalidation(inScope: scope) {
         for invalidation in owner[keyPath: storageKeyPath].invalidations {
-          invalidation.request(from: owner)
+          invalidation.request(from: owner, context)
         }
       }
       owner[keyPath: storageKeyPath].storage.publish()

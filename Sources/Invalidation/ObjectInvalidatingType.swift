@@ -35,15 +35,20 @@ public protocol ObjectInvalidatingType<Object> {
 }
 
 extension ObjectInvalidatingType {
-  /// Asks the engine to run this invalidation on `owner`, deduplicated inside batches.
+  /// Asks the engine to run this invalidation on `owner`, deduplicated inside batches; a
+  /// deferred invalidation holds `owner` weakly, as a view's does.
   ///
-  /// - Parameter owner: The object that declares the property; it must be an ``Object``.
+  /// - Parameters:
+  ///   - owner: The object that declares the property; it must be an ``Object``.
+  ///   - context: The calling thread's context.
   @usableFromInline
-  func request<Owner: Invalidatable>(from owner: Owner) {
+  func request<Owner: Invalidatable>(from owner: Owner, _ context: ThreadContext) {
     guard let object = owner as? Object else {
       preconditionFailure(
         "\(Self.self) invalidates \(Object.self), but the property belongs to \(Owner.self)")
     }
-    object.invalidate(by: self) { self.invalidate(object: object) }
+    object.invalidate(by: self, in: context) { object, invalidation in
+      invalidation.invalidate(object: object)
+    }
   }
 }

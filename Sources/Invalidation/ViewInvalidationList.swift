@@ -15,7 +15,7 @@ import InvalidatingPlatform
 @available(tvOS, deprecated: 15.0, message: "Use UIView.Invalidating")
 @available(macOS, deprecated: 12.0, message: "Use NSView.Invalidating")
 @usableFromInline
-struct ViewInvalidationList {
+package struct ViewInvalidationList {
   /// What each 3-bit slot of ``codes`` holds.
   @usableFromInline
   enum Code: UInt64 {
@@ -38,7 +38,9 @@ struct ViewInvalidationList {
   @usableFromInline let customs: [any ViewInvalidatingType]
 
   @inlinable
-  init<each Invalidation: ViewInvalidatingType>(_ invalidations: repeat each Invalidation) {
+  package init<each Invalidation: ViewInvalidatingType>(
+    _ invalidations: repeat each Invalidation
+  ) {
     var codes: UInt64 = 0
     var customs: [any ViewInvalidatingType] = []
     var slot = 0
@@ -76,18 +78,29 @@ struct ViewInvalidationList {
   /// Requests every invalidation from `view`, in order, through the engine: at once outside
   /// batches and deliveries, once each at their end inside them.
   @MainActor @inlinable
-  func invalidate(_ view: PlatformView, _ context: ThreadContext) {
+  package func invalidate(_ view: PlatformView, _ context: ThreadContext) {
     var remaining = codes
     var nextCustom = 0
     while remaining != 0 {
-      switch Code(rawValue: remaining & 0b111) ?? .custom {
+      // Every 3-bit value is a code.
+      switch Code(rawValue: remaining & 0b111)! {
       case .layout: Self.request(Invalidations.Layout(), from: view, context)
       case .display: Self.request(Invalidations.Display(), from: view, context)
       case .constraints: Self.request(Invalidations.Constraints(), from: view, context)
       case .intrinsicContentSize:
         Self.request(Invalidations.IntrinsicContentSize(), from: view, context)
-      case .configuration, .restorableState:
-        Self.requestPlatformSpecific(remaining, from: view, context)
+      case .configuration:
+        #if canImport(UIKit)
+          Self.request(Invalidations.Configuration(), from: view, context)
+        #else
+          break  // never: only UIKit codes it
+        #endif
+      case .restorableState:
+        #if canImport(AppKit)
+          Self.request(Invalidations.RestorableState(), from: view, context)
+        #else
+          break  // never: only AppKit codes it
+        #endif
       case .custom:
         Self.requestCustom(customs[nextCustom], from: view, context)
         nextCustom += 1
@@ -101,24 +114,8 @@ struct ViewInvalidationList {
     }
   }
 
-  /// Requests the platform's own built-in invalidation coded in the low bits of `codes`.
-  @MainActor @usableFromInline
-  static func requestPlatformSpecific(
-    _ codes: UInt64, from view: PlatformView, _ context: ThreadContext
-  ) {
-    #if canImport(UIKit)
-      if codes & 0b111 == Code.configuration.rawValue {
-        request(Invalidations.Configuration(), from: view, context)
-      }
-    #elseif canImport(AppKit)
-      if codes & 0b111 == Code.restorableState.rawValue {
-        request(Invalidations.RestorableState(), from: view, context)
-      }
-    #endif
-  }
-
-  /// Requests a custom invalidation under its own type, so that the engine tells it apart
-  /// from the others.
+  /// Requests a custom invalidation under its own type (the existential is opened here), so
+  /// that the engine tells it apart from the others.
   @MainActor @inlinable
   static func requestCustom(
     _ invalidation: any ViewInvalidatingType, from view: PlatformView, _ context: ThreadContext

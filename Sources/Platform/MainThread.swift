@@ -15,8 +15,6 @@ package enum _MainThread {
     /// Whether the caller runs on the main thread, which is where the main actor runs.
     @usableFromInline package static var isCurrent: Bool { pthread_main_np() != 0 }
 
-    /// Nothing to prepare: Darwin knows its main thread.
-    @MainActor package static func record() {}
   #else
     /// A mark on the main dispatch queue. Elsewhere than on Darwin the main actor's jobs run on
     /// the main queue but not always on the process's main thread (once the main thread has
@@ -31,8 +29,5 @@ package enum _MainThread {
     @usableFromInline package static var isCurrent: Bool {
       DispatchQueue.getSpecific(key: mainQueueKey) == true
     }
-
-    /// Marks the main queue before the first check.
-    @MainActor package static func record() { _ = mainQueueKey }
   #endif
 }

@@ -95,6 +95,19 @@ struct ObjectInvalidatingTests {
     #expect(fragment.log == ["rerender(Title 99)", "notify-a", "notify-b"])
   }
 
+  @Test("an object released inside a batch is freed then, and its invalidations are dropped")
+  func releasedInsideABatch() {
+    let tracker = LifetimeTracker()
+    batch {
+      var fragment: ReportFragment? = ReportFragment()
+      tracker.track(fragment!, "fragment")
+      fragment!.title = "Draft"
+      fragment = nil
+      #expect(tracker.alive == [])
+    }
+    #expect(tracker.alive == [])
+  }
+
   @Test("$name delivers each real change")
   func projectedValue() {
     let fragment = ReportFragment()

@@ -85,6 +85,18 @@ struct RenderLoopTests {
     #expect(!tree.loop.needsFlush)
   }
 
+  @Test("a layout pass that marks a later sibling gets the sibling laid out in the same tick")
+  func layoutMarksLaterSibling() {
+    let tree = Tree()
+    tree.left.onLayout = { [right = tree.right] in right.setNeedsLayout() }
+    tree.left.setNeedsLayout()
+    tree.log.removeAll()
+    tree.loop.tick()
+    #expect(tree.log.entries.contains("layout right"))
+    #expect(!tree.right.needsLayout)
+    #expect(!tree.loop.needsFlush)
+  }
+
   @Test("a request made during display waits for the next tick")
   func requestDuringDisplayDeferred() {
     let tree = Tree()

@@ -17,10 +17,9 @@ final class _MainActorInbox<Value: Sendable>: @unchecked Sendable {
   private var isDrainScheduled = false
   private let handle: @MainActor @Sendable (Value) -> Void
 
-  /// Creates an inbox for `handle`, recording the main thread for the checks to come.
+  /// Creates an inbox for `handle`.
   @MainActor
   init(_ handle: @escaping @MainActor @Sendable (Value) -> Void) {
-    _MainThread.record()
     self.handle = handle
   }
 

@@ -1,18 +1,17 @@
 /// The three passes over a view's subtree, shared by the `...IfNeeded()` methods and the
 /// render loop. Each visits only the branches marked by `propagateFlushRequest()` and returns
 /// how many views it ran its pass on.
+///
+/// Each loops over the subviews as they were when it started, skipping any a pass has moved
+/// out of the receiver (no longer this tree's to flush); whether a subview needs the pass is
+/// asked when its turn comes, so a sibling marked by an earlier sibling's pass gets it in the
+/// same tick.
 extension HeadlessView {
-  /// Subviews that are still subviews of the receiver: a pass may move views around, and a
-  /// view removed during a pass is no longer this tree's to flush.
-  private var dirtySubviews: [HeadlessView] {
-    subviews.filter { $0.subtreeNeedsFlush }
-  }
-
   /// Runs `updateConstraints()` on every view of the subtree that needs it, leaves first.
   func updateConstraintsInSubtree() -> Int {
     guard subtreeNeedsFlush else { return 0 }
     var count = 0
-    for subview in dirtySubviews where subview.superview === self {
+    for subview in subviews where subview.superview === self {
       count += subview.updateConstraintsInSubtree()
     }
     if needsUpdateConstraints {
@@ -33,7 +32,7 @@ extension HeadlessView {
       layoutSubviews()
       count += 1
     }
-    for subview in dirtySubviews where subview.superview === self {
+    for subview in subviews where subview.superview === self {
       count += subview.layOutSubtree()
     }
     return count
@@ -48,7 +47,7 @@ extension HeadlessView {
       displayIfNeeded()
       count += 1
     }
-    for subview in dirtySubviews where subview.superview === self {
+    for subview in subviews where subview.superview === self {
       count += subview.displaySubtree()
     }
     // Requests made during this tick stay marked for the next one.
