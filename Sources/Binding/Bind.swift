@@ -40,12 +40,7 @@ extension Property {
   /// - Parameter relay: The relay to feed. Held weakly: the binding ends once it is released.
   /// - Returns: The token that keeps the binding alive.
   public func bind(to relay: BehaviorRelay<Value>) -> Subscription {
-    let target = _WeakRelay(relay)
-    return subscribeWhile { value in
-      guard let relay = target.relay else { return false }
-      relay.accept(value)
-      return true
-    }
+    bind(weakly: relay) { $0.accept($1) }
   }
 
   /// Accepts every value of this property into `relay`, starting with the current one, holding
@@ -54,10 +49,18 @@ extension Property {
   /// - Parameter relay: The relay to feed. Held weakly: the binding ends once it is released.
   /// - Returns: The token that keeps the binding alive.
   public func bind(to relay: PublishRelay<Value>) -> Subscription {
+    bind(weakly: relay) { $0.accept($1) }
+  }
+
+  /// Gives every value to `relay` through `accept`, holding the relay weakly; the binding ends
+  /// once the relay is released.
+  private func bind<Relay: AnyObject>(
+    weakly relay: Relay, _ accept: @escaping @Sendable (Relay, Value) -> Void
+  ) -> Subscription {
     let target = _WeakRelay(relay)
     return subscribeWhile { value in
       guard let relay = target.relay else { return false }
-      relay.accept(value)
+      accept(relay, value)
       return true
     }
   }

@@ -1,34 +1,5 @@
 import InvalidatingCore
 
-/// What a mailbox does next, decided under its lock by ``_MailboxState``.
-enum _MailboxAction {
-  /// Schedule one drain on the target.
-  case scheduleDrain
-  /// A drain is already scheduled; it will take the new value.
-  case none
-}
-
-/// The state of a delivery elsewhere: at most one pending value (the newest) and whether a
-/// drain is scheduled to take it.
-struct _MailboxState<Value> {
-  private var pending: Value?
-  private var isDrainScheduled = false
-
-  /// A new value arrived: it replaces any value not yet delivered.
-  mutating func post(_ value: Value) -> _MailboxAction {
-    pending = value
-    guard !isDrainScheduled else { return .none }
-    isDrainScheduled = true
-    return .scheduleDrain
-  }
-
-  /// A drain runs: it takes the newest value, if any, and the next value schedules a new drain.
-  mutating func take() -> Value? {
-    isDrainScheduled = false
-    return pending.take()
-  }
-}
-
 /// Holds the newest value for a sink that runs elsewhere (a queue, an actor), so that a burst of
 /// changes costs the target one hop and the sink sees the values in order, ending on the last.
 ///
@@ -37,31 +8,41 @@ struct _MailboxState<Value> {
 /// strong owner) pending values are dropped; when the property completes instead, a final drain
 /// holds it strongly so that the last value still arrives.
 final class _Mailbox<Value>: @unchecked Sendable {
-  // Safe: `state` is only touched while `lock` is held; values move from the posting thread to
-  // the draining one through it, as the engine itself moves them between threads.
+  // Safe: `pending` and `isDrainScheduled` are only touched while `lock` is held; values move
+  // from the posting thread to the draining one through them, as the engine itself moves them
+  // between threads.
   private let lock = Lock()
-  private var state = _MailboxState<Value>()
+  /// The newest value not yet delivered.
+  private var pending: Value?
+  /// Whether a drain is scheduled to take `pending`.
+  private var isDrainScheduled = false
 
-  /// Stores `value`; returns whether the caller must schedule a drain.
+  /// Stores `value`, replacing any value not yet delivered; returns whether the caller must
+  /// schedule a drain (none is scheduled yet).
   func post(_ value: Value) -> Bool {
     lock.lock()
-    let action = state.post(value)
-    lock.unlock()
-    return action == .scheduleDrain
+    defer { lock.unlock() }
+    pending = value
+    guard !isDrainScheduled else { return false }
+    isDrainScheduled = true
+    return true
   }
 
-  /// Takes the value to deliver, if it was not taken by an earlier drain.
+  /// Takes the value to deliver, if an earlier drain did not; the next value posted schedules
+  /// a new drain.
   func take() -> Value? {
     lock.lock()
     defer { lock.unlock() }
-    return state.take()
+    isDrainScheduled = false
+    return pending.take()
   }
 
   /// Subscribes to `node`, scheduling drains with `schedule`.
   ///
   /// - Parameters:
   ///   - schedule: Runs its argument on the target, later. Called at most once per drain.
-  ///   - deliver: Called by a drain with the mailbox, on the target.
+  ///   - deliver: Called by a drain with the mailbox, on the target; it takes the value there
+  ///     (taken any earlier, a value could not be handed to an actor's isolation).
   static func subscribe(
     to node: ValueNode<Value>,
     schedule: @escaping @Sendable (_ drain: @escaping @Sendable () -> Void) -> Void,
