@@ -29,7 +29,8 @@ extension Property {
     // The first inner property and the first value come from what has been delivered, not
     // from the newest writes: created inside a batch, the node's edges and its value then
     // describe the same state, and the batch's delivery switches it if the outer value moved.
-    let link = _SwitchLink(following: transform(outer.deliveredValue()))
+    let (first, firstChange) = outer.deliveredValueAndChangeCount()
+    let link = _SwitchLink(following: transform(first), chosenAt: firstChange)
     let result = Property<Inner>._derived(from: [outer, link.current.node]) { mode, previous in
       guard previous != nil else { return link.current.node.deliveredValue() }
       guard mode == .delivery else {
@@ -37,9 +38,10 @@ extension Property {
         // without switching; the delivery will switch.
         return transform(outer.read(.latest)).node.read(.latest)
       }
-      // Switch once per change of `outer`; a second computation in the same event (the new
-      // inner property changed too) finds this node already changed and just reads.
-      guard outer.isChanged, let owner = link.owner, !owner.isChanged else {
+      // Switch once per change of `outer`, whenever the node learns of it: while the change is
+      // delivered, or in a refresh after it (the node was created, or attached, while another
+      // thread delivered it). A second computation for the same change just reads.
+      guard let owner = link.owner, link.choose(at: outer.changeCountIncludingStaged) else {
         return link.current.node.read(.delivery)
       }
       let inner = transform(outer.read(.delivery))
@@ -53,6 +55,9 @@ extension Property {
       return switchedNow ? inner.node.read(.delivery) : inner.node.read(.latest)
     }
     link.owner = result.node
+    // Until now the node could not switch (it had no owner to relink); catch up with any
+    // change of `outer` it was computed or attached across.
+    (result.node as? DerivedNode<Inner>)?.refreshInOrder()
     return result
   }
 }
@@ -62,13 +67,26 @@ extension Property {
 /// Written by the domain's drainer role when the node computes in `.delivery` mode, and by the
 /// creating thread before the node is returned; the lock orders the two.
 final class _SwitchLink<Inner>: @unchecked Sendable {
-  // Safe: both fields are only touched while `lock` is held.
+  // Safe: every field is only touched while `lock` is held.
   private let lock = Lock()
   private var _current: Property<Inner>
   private weak var _owner: AnyNode?
+  /// The outer node's change count when `_current` was chosen.
+  private var chosenAt: UInt64
 
-  init(following inner: Property<Inner>) {
+  init(following inner: Property<Inner>, chosenAt changeCount: UInt64) {
     _current = inner
+    chosenAt = changeCount
+  }
+
+  /// Whether the inner property must be chosen again for the outer node's `changeCount`
+  /// (it was chosen for another one); records it as chosen.
+  func choose(at changeCount: UInt64) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    guard chosenAt != changeCount else { return false }
+    chosenAt = changeCount
+    return true
   }
 
   /// The inner property followed now.

@@ -1,3 +1,4 @@
+import Dispatch
 import InvalidatingBinding
 import InvalidatingCore
 import InvalidatingTestSupport
@@ -110,5 +111,43 @@ import Testing
     #expect(result?.value == 11)
     second.accept(21)
     #expect(result?.value == 11)
+  }
+
+  @Test("Created while another thread delivers a change of its outer property, it follows it")
+  func createdDuringAnotherThreadsDelivery() {
+    let selection = BehaviorRelay(0)
+    let a = BehaviorRelay("a")
+    let b = BehaviorRelay("b")
+    let inners = [a.asProperty(), b.asProperty()]
+    let outer = selection.asProperty()
+    // Holds the other thread inside its delivery of 1, before the change is committed. The
+    // semaphores' timeouts only keep a broken engine from hanging the test.
+    let delivering = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    let gate = outer.map { value -> Int in
+      if value == 1 {
+        delivering.signal()
+        _ = proceed.wait(timeout: .now() + 10)
+      }
+      return value
+    }
+    let gateToken = gate.subscribe { _ in }
+    DispatchQueue.global().async {
+      selection.accept(1)
+      done.signal()
+    }
+    #expect(delivering.wait(timeout: .now() + 10) == .success)
+    // Created now, it reads the delivered 0; its attachment waits behind the delivery of 1.
+    let selected = outer.flatMapLatest { inners[$0] }
+    proceed.signal()
+    #expect(done.wait(timeout: .now() + 10) == .success)
+    let seen = Recorder<String>()
+    let token = selected.subscribe(seen.sink)
+    b.accept("b2")
+    a.accept("a2")
+    #expect(selected.value == "b2")
+    #expect(seen.values == ["b", "b2"])
+    _ = (gateToken, token)
   }
 }

@@ -96,10 +96,18 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     return compute(.latest, previous) ?? previous
   }
 
+  /// Refreshes the node in delivery order: once the deliveries under way and the node's own
+  /// attachment are done. For an operator that can only decide what to follow once the node
+  /// exists (`flatMapLatest`): whatever the node missed meanwhile, it catches up with here.
+  package func refreshInOrder() {
+    Engine.performInOrder(in: home) { [self] in refresh() }
+  }
+
   override func refresh() {
     guard var value = compute(.delivery, delivered) else { return }
     let root = home.lockRoot()
     swap(&delivered, &value)
+    changeCount &+= 1
     root.lock.unlock()
     staged = delivered  // `value` (the previous one) and the old `staged` die outside the lock
   }

@@ -36,6 +36,9 @@ package class AnyNode: @unchecked Sendable {
   /// Properties, subscriptions and attached downstream nodes that keep this node attached.
   /// Lock.
   @exclusivity(unchecked) @usableFromInline final var handles = 0
+  /// How many changes the node has committed: what a derived value that depends on which
+  /// value it last saw (`flatMapLatest`) compares. Role; written under the lock.
+  @exclusivity(unchecked) @usableFromInline package final var changeCount: UInt64 = 0
   /// Whether the node's value changed in the event being delivered. Role.
   @exclusivity(unchecked) package final var isChanged = false
   /// Whether the node waits in the delivery's work list. Role.
@@ -225,6 +228,12 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     node._withUnsafeGuaranteedRef { $0.read(mode) }
   }
 
+  /// `changeCount`, counting the change staged for the event under delivery, if any. Role.
+  @inlinable
+  package final var changeCountIncludingStaged: UInt64 {
+    hasStaged ? changeCount &+ 1 : changeCount
+  }
+
   /// Sets the value computed for the event under delivery. Role.
   @inlinable @inline(__always)
   package final func stage(_ value: Value) {
@@ -273,6 +282,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
         swap(&delivered, &staged)
       }
       hasStaged = false
+      changeCount &+= 1
     }
     if !sinks.isEmpty {
       committedSinks = sinks

@@ -82,6 +82,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       // The common case: nothing derived, deliver straight to the sinks.
       var previousDelivered = value
       swap(&delivered, &previousDelivered)
+      changeCount &+= 1
       if sinks.isEmpty {
         root.lock.unlock()
       } else {

@@ -9,4 +9,11 @@ extension ValueNode {
     defer { root.lock.unlock() }
     return delivered
   }
+
+  /// `deliveredValue()` and the `changeCount` it is the value of, read together.
+  package final func deliveredValueAndChangeCount() -> (value: Value, changeCount: UInt64) {
+    let root = home.lockRoot()
+    defer { root.lock.unlock() }
+    return (delivered, changeCount)
+  }
 }
