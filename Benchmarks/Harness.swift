@@ -12,12 +12,9 @@ struct Configuration {
   var samples: Int
   /// Wall time one sample should take, in nanoseconds; iterations are calibrated to it.
   var sampleNanoseconds: UInt64
-  /// Iterations run (untimed) before sampling, at least.
-  var warmupIterations: Int
 
-  static let full = Configuration(
-    samples: 15, sampleNanoseconds: 5_000_000, warmupIterations: 10_000)
-  static let quick = Configuration(samples: 3, sampleNanoseconds: 1_000_000, warmupIterations: 100)
+  static let full = Configuration(samples: 15, sampleNanoseconds: 5_000_000)
+  static let quick = Configuration(samples: 3, sampleNanoseconds: 1_000_000)
 }
 
 /// Where every sink and baseline closure adds what it receives, so the optimizer must keep the
@@ -76,9 +73,12 @@ func sample(_ body: Body, _ iterations: Int) -> Double {
 /// drift in the machine's speed (other work on the two cores) hits them alike.
 @inline(never)
 func measure(_ bodies: [Body], _ configuration: Configuration) -> [Double] {
+  // Calibrating runs each body for growing counts, and one untimed sample follows: the warm-up
+  // is a sample's time whatever the operation costs.
   let counts = bodies.map { body in
-    body(configuration.warmupIterations)
-    return calibrate(body, configuration)
+    let count = calibrate(body, configuration)
+    body(count)
+    return count
   }
   var samples = Array(repeating: [Double](), count: bodies.count)
   for _ in 0..<configuration.samples {

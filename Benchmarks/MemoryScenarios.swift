@@ -36,28 +36,28 @@ func heapBytesInUse() -> Int? {
 /// appended to a hand-written relay. The arrays that hold the tokens are reserved beforehand,
 /// so only what subscribing allocates is counted.
 func heapPerSubscription(count: Int = 10_000) -> Row {
-  guard let start = heapBytesInUse() else {
+  guard heapBytesInUse() != nil else {
     return Row(
       name: "heap per subscription", ours: .nan, target: "<= 64 B", pass: nil, unit: "bytes",
       note: "no allocator statistics on this platform")
   }
-  _ = start
   let relay = BehaviorRelay(0)
-  var tokens: [Subscription] = []
-  tokens.reserveCapacity(count)
-  let beforeOurs = heapBytesInUse()!
-  for _ in 0..<count { tokens.append(relay.subscribe(sink)) }
-  let ours = Double(heapBytesInUse()! - beforeOurs) / Double(count)
-
+  let ours = heapGrowth(count) { relay.subscribe(sink) }
   let baseline = ClosureRelay(0)
-  var ids: [Int] = []
-  ids.reserveCapacity(count)
-  let beforeBaseline = heapBytesInUse()!
-  for _ in 0..<count { ids.append(baseline.subscribe(sink)) }
-  let closures = Double(heapBytesInUse()! - beforeBaseline) / Double(count)
-  blackHole(tokens)
-  blackHole(ids)
+  let closures = heapGrowth(count) { baseline.subscribe(sink) }
   return Row(
     name: "heap per subscription", ours: ours, baseline: closures, target: "<= 64 B",
     pass: ours <= 64, unit: "bytes", note: "\(count) subscriptions to one relay")
+}
+
+/// Heap bytes in use after `count` calls of `subscribe` minus before, per call; what each call
+/// returns is kept, in an array reserved beforehand, until the count is taken.
+func heapGrowth<Token>(_ count: Int, _ subscribe: () -> Token) -> Double {
+  var tokens: [Token] = []
+  tokens.reserveCapacity(count)
+  let before = heapBytesInUse()!
+  for _ in 0..<count { tokens.append(subscribe()) }
+  let growth = Double(heapBytesInUse()! - before) / Double(count)
+  blackHole(tokens)
+  return growth
 }

@@ -8,8 +8,6 @@ let sink: @Sendable (Int) -> Void = { consumed &+= $0 }
 
 /// Set + notify with `count` subscribers (0: set with none).
 func setAndNotify(subscribers count: Int, _ configuration: Configuration) -> Row {
-  let relay = BehaviorRelay(0)
-  let tokens = (0..<count).map { _ in relay.subscribe(sink) }
   let baseline = ClosureRelay(0)
   let bare = BareRelay(0)
   for _ in 0..<count {
@@ -18,11 +16,10 @@ func setAndNotify(subscribers count: Int, _ configuration: Configuration) -> Row
   }
   let times = measure(
     [
-      { iterations in for i in 0..<iterations { relay.accept(i) } },
+      writes(toRelayWithSubscribers: count),
       { iterations in for i in 0..<iterations { baseline.accept(i) } },
       { iterations in for i in 0..<iterations { bare.accept(i) } },
     ], configuration)
-  blackHole(tokens)
   let limit: Double? = count == 1 ? 2.5 : count == 100 ? 1.5 : nil
   return Row(
     name: count == 0
@@ -34,20 +31,15 @@ func setAndNotify(subscribers count: Int, _ configuration: Configuration) -> Row
 /// Subscribe + cancel, alone (`others == 0`) or among other subscriptions; `alone` is the
 /// figure without others, for the "no slower" target.
 func subscribeAndCancel(others: Int, alone: Double?, _ configuration: Configuration) -> Row {
-  let relay = BehaviorRelay(0)
-  let tokens = (0..<others).map { _ in relay.subscribe(sink) }
   let baseline = ClosureRelay(0)
   for _ in 0..<others { _ = baseline.subscribe(sink) }
   let times = measure(
     [
-      { iterations in
-        for _ in 0..<iterations { relay.subscribe(sink).cancel() }
-      },
+      subscribeAndCancel(amongOthers: others),
       { iterations in
         for _ in 0..<iterations { baseline.cancel(baseline.subscribe(sink)) }
       },
     ], configuration)
-  blackHole(tokens)
   var pass = times[0] / times[1] <= 4
   var target = "<= 4.00x"
   var note = ""
@@ -83,10 +75,6 @@ func read(_ configuration: Configuration) -> Row {
 
 /// A chain of 10 `map`s with a sink at the end, per write to the source.
 func mapChain(_ configuration: Configuration) -> Row {
-  let relay = BehaviorRelay(0)
-  var property = relay.asProperty()
-  for _ in 0..<10 { property = property.map { $0 &+ 1 } }
-  let token = property.subscribe(sink)
   let baseline = ClosureRelay(0)
   let transforms: [(Int) -> Int] = (0..<10).map { _ in { $0 &+ 1 } }
   _ = baseline.subscribe { value in
@@ -95,11 +83,8 @@ func mapChain(_ configuration: Configuration) -> Row {
     sink(result)
   }
   let times = measure(
-    [
-      { iterations in for i in 0..<iterations { relay.accept(i) } },
-      { iterations in for i in 0..<iterations { baseline.accept(i) } },
-    ], configuration)
-  blackHole(token)
+    [writesThroughMapChain(), { iterations in for i in 0..<iterations { baseline.accept(i) } }],
+    configuration)
   return Row(
     name: "chain of 10 maps, set + sink", ours: times[0], baseline: times[1],
     target: "<= 5.00x", pass: times[0] / times[1] <= 5)
@@ -110,15 +95,7 @@ nonisolated(unsafe) var diamondCalls = 0
 
 /// The diamond a -> b, a -> c, combineLatest(b, c): time per write, and sink calls per write.
 func diamond(_ configuration: Configuration) -> Row {
-  let relay = BehaviorRelay(0)
-  let a = relay.asProperty()
-  let b = a.map { $0 &+ 1 }
-  let c = a.map { $0 &* 2 }
-  let pair = Property.combineLatest(b, c)
-  let token = pair.subscribe { b, c in
-    diamondCalls += 1
-    consumed &+= b &+ c
-  }
+  let ours = writesThroughDiamond()
   let baseline = ClosureRelay(0)
   let left: (Int) -> Int = { $0 &+ 1 }
   let right: (Int) -> Int = { $0 &* 2 }
@@ -127,14 +104,10 @@ func diamond(_ configuration: Configuration) -> Row {
   // Sink calls per write, checked outside the timing.
   diamondCalls = 0
   let writes = 1_000
-  for i in 0..<writes { relay.accept(i) }
+  ours(writes)
   let callsPerWrite = Double(diamondCalls) / Double(writes)
   let times = measure(
-    [
-      { iterations in for i in 0..<iterations { relay.accept(i) } },
-      { iterations in for i in 0..<iterations { baseline.accept(i) } },
-    ], configuration)
-  blackHole(token)
+    [ours, { iterations in for i in 0..<iterations { baseline.accept(i) } }], configuration)
   return Row(
     name: "diamond, per write", ours: times[0], baseline: times[1],
     target: "<= 4.00x, 1 sink call/write", pass: times[0] / times[1] <= 4 && callsPerWrite == 1,
@@ -143,10 +116,6 @@ func diamond(_ configuration: Configuration) -> Row {
 
 /// `combineLatest` of 6 relays with a sink; each write goes to one relay, in turn.
 func combineLatestOfSix(_ configuration: Configuration) -> Row {
-  let relays = (0..<6).map { BehaviorRelay($0) }
-  let p = relays.map { $0.asProperty() }
-  let combined = Property.combineLatest(p[0], p[1], p[2], p[3], p[4], p[5])
-  let token = combined.subscribe { a, b, c, d, e, f in consumed &+= a &+ b &+ c &+ d &+ e &+ f }
   // Hand-written: each relay's sink stores its slot and calls the combined sink.
   let baselines = (0..<6).map { ClosureRelay($0) }
   final class Latest { var values = [0, 1, 2, 3, 4, 5] }
@@ -163,11 +132,73 @@ func combineLatestOfSix(_ configuration: Configuration) -> Row {
   }
   let times = measure(
     [
-      { iterations in for i in 0..<iterations { relays[i % 6].accept(i) } },
+      writesThroughCombineLatestOfSix(),
       { iterations in for i in 0..<iterations { baselines[i % 6].accept(i) } },
     ], configuration)
-  blackHole(token)
   return Row(
     name: "combineLatest of 6, per write", ours: times[0], baseline: times[1], target: "-",
     pass: nil)
+}
+
+// Our side of each scenario, shared with `--profile` (Profiles.swift): each builds its graph and
+// returns the body that runs the operation; the body keeps the graph's tokens alive.
+
+/// Writes to a relay with `count` subscribers.
+func writes(toRelayWithSubscribers count: Int) -> Body {
+  let relay = BehaviorRelay(0)
+  let tokens = (0..<count).map { _ in relay.subscribe(sink) }
+  return { iterations in
+    for i in 0..<iterations { relay.accept(i) }
+    blackHole(tokens)
+  }
+}
+
+/// Subscribes to a relay that has `others` subscribers, and cancels.
+func subscribeAndCancel(amongOthers others: Int) -> Body {
+  let relay = BehaviorRelay(0)
+  let tokens = (0..<others).map { _ in relay.subscribe(sink) }
+  return { iterations in
+    for _ in 0..<iterations { relay.subscribe(sink).cancel() }
+    blackHole(tokens)
+  }
+}
+
+/// Writes through a chain of 10 `map`s to a sink.
+func writesThroughMapChain() -> Body {
+  let relay = BehaviorRelay(0)
+  var property = relay.asProperty()
+  for _ in 0..<10 { property = property.map { $0 &+ 1 } }
+  let token = property.subscribe(sink)
+  return { iterations in
+    for i in 0..<iterations { relay.accept(i) }
+    blackHole(token)
+  }
+}
+
+/// Writes through the diamond a -> b, a -> c, combineLatest(b, c) to a sink that counts its
+/// calls in `diamondCalls`.
+func writesThroughDiamond() -> Body {
+  let relay = BehaviorRelay(0)
+  let a = relay.asProperty()
+  let pair = Property.combineLatest(a.map { $0 &+ 1 }, a.map { $0 &* 2 })
+  let token = pair.subscribe { b, c in
+    diamondCalls += 1
+    consumed &+= b &+ c
+  }
+  return { iterations in
+    for i in 0..<iterations { relay.accept(i) }
+    blackHole(token)
+  }
+}
+
+/// Writes to six relays in turn, combined by one `combineLatest` with a sink.
+func writesThroughCombineLatestOfSix() -> Body {
+  let relays = (0..<6).map { BehaviorRelay($0) }
+  let p = relays.map { $0.asProperty() }
+  let combined = Property.combineLatest(p[0], p[1], p[2], p[3], p[4], p[5])
+  let token = combined.subscribe { a, b, c, d, e, f in consumed &+= a &+ b &+ c &+ d &+ e &+ f }
+  return { iterations in
+    for i in 0..<iterations { relays[i % 6].accept(i) }
+    blackHole(token)
+  }
 }

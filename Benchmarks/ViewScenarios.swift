@@ -45,14 +45,15 @@ let setsPerBatch = 10_000
 /// The view scenarios: one set, and a batch of sets followed by one render-loop tick.
 @MainActor
 func viewScenarios(_ configuration: Configuration) -> [Row] {
-  let wrapped = WrappedView()
   let handWritten = HandWrittenView()
   let set = measure(
     [
-      { iterations in for i in 0..<iterations { wrapped.radius = Double(i) } },
+      setsOfOneProperty(of: WrappedView()),
       { iterations in for i in 0..<iterations { handWritten.radius = Double(i) } },
     ], configuration)
-  blackHole(wrapped.radius + handWritten.radius)
+  blackHole(handWritten.radius)
+
+  let wrapped = WrappedView()
 
   let loop = RenderLoop()
   loop.addRootView(wrapped)
@@ -71,13 +72,7 @@ func viewScenarios(_ configuration: Configuration) -> [Row] {
   var round = 0.0
   let batched = measure(
     [
-      { iterations in
-        for _ in 0..<iterations {
-          round += 1
-          batch { for k in 0..<setsPerBatch { wrapped.width = round * 1e5 + Double(k) } }
-          loop.tick()
-        }
-      },
+      batchesOfSets(of: wrapped, ticking: loop),
       { iterations in
         for _ in 0..<iterations {
           round += 1
@@ -95,4 +90,26 @@ func viewScenarios(_ configuration: Configuration) -> [Row] {
       baseline: batched[1] / 1_000, target: "1 layout, 1 render", pass: exact, unit: "us/batch",
       note: "layouts \(passes.0), renders \(passes.1) (.layout, .display)"),
   ]
+}
+
+// Our side of the view scenarios, shared with `--profile` (Profiles.swift).
+
+/// Sets `view.radius` (`@ViewInvalidating(.layout)`) to a new value each time.
+@MainActor
+func setsOfOneProperty(of view: WrappedView) -> Body {
+  { iterations in for i in 0..<iterations { view.radius = Double(i) } }
+}
+
+/// Batches of `setsPerBatch` sets of `view.width` (`.layout, .display`), each followed by a
+/// tick of `loop`, which hosts the view.
+@MainActor
+func batchesOfSets(of view: WrappedView, ticking loop: RenderLoop) -> Body {
+  var round = 0.0
+  return { iterations in
+    for _ in 0..<iterations {
+      round += 1
+      batch { for k in 0..<setsPerBatch { view.width = round * 1e5 + Double(k) } }
+      loop.tick()
+    }
+  }
 }

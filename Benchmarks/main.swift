@@ -40,13 +40,13 @@ if arguments.contains("--help") || !arguments.isSubset(of: known) {
   exit(arguments.contains("--help") ? 0 : 2)
 }
 if let profile {
-  guard let run = profiles[profile], let count = iterations.flatMap({ Int($0) }), count >= 0
+  guard let build = profiles[profile], let count = iterations.flatMap({ Int($0) }), count >= 0
   else {
     print(usage)
     print("profiles: " + profiles.keys.sorted().joined(separator: ", "))
     exit(2)
   }
-  run(count)
+  build()(count)
   print("(profile \(profile), \(count) iterations; checksum \(consumed))")
   exit(0)
 }
