@@ -34,8 +34,7 @@ enum DashboardCommand {
       return 1
     }
     let statistics = LiveMode(terminal: terminal, source: source, options: options).run()
-    print("invalidating-dashboard: \(statistics.frames) frames from \(source.name)")
-    print(statistics.summary)
+    print(statistics.report(source: source.name, interval: options.interval))
     return 0
   }
 

@@ -34,9 +34,7 @@ struct LiveMode {
           }
         }
         let status =
-          "frame \(frame.number) · \(source.name) · redrew "
-          + (frame.redrawn.isEmpty ? "nothing" : frame.redrawn.joined(separator: ", "))
-          + " · q quits"
+          "frame \(frame.number) · \(source.name) · redrew \(frame.redrawnDescription) · q quits"
         terminal.write(
           lines: [Substring(status)], row: Int(dashboard.rootView.bounds.height) + 1, column: 0,
           width: DashboardView.width)

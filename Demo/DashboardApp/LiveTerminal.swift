@@ -1,3 +1,5 @@
+import InvalidatingDashboard
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -42,10 +44,7 @@ final class LiveTerminal {
   func write(lines: [Substring], row: Int, column: Int, width: Int) {
     var output = ""
     for (index, line) in lines.enumerated() {
-      let padded =
-        line.count >= width
-        ? String(line.prefix(width)) : line + String(repeating: " ", count: width - line.count)
-      output += "\u{1B}[\(row + index + 1);\(column + 1)H" + padded
+      output += "\u{1B}[\(row + index + 1);\(column + 1)H" + TextLayout.fit(String(line), width)
     }
     write(output)
   }

@@ -18,6 +18,15 @@ import Testing
       ])
   }
 
+  @Test func theLogKeepsOneFramesEntriesSoALongRunDoesNotGrowIt() throws {
+    let dashboard = Dashboard()
+    dashboard.prime(with: try Samples.snapshot(1))
+    var last: [String] = []
+    for number in 2...4 { last = dashboard.show(try Samples.snapshot(number)).redrawn }
+    #expect(dashboard.log.renders.filter { $0 != dashboard.rootView.name } == last)
+    #expect(dashboard.statistics.panelRenders == 9)
+  }
+
   @Test func theDemoRunForThreeFramesOnRecordedInputEndsOnThisScreen() {
     var output: [String] = []
     var pauses: [Double] = []
@@ -56,7 +65,7 @@ import Testing
     // 4 layout requests to the root as the panels are added; 6 as the first reading is
     // primed; 13 in frame 1 (3 from the bindings, 2 as the root takes its size, 8 as the
     // root's layout sizes the panels); then 3 and 2, one per changed panel.
-    #expect(statistics.invalidations.count == 28)
+    #expect(statistics.invalidations == 28)
     #expect(statistics.invalidationsByKind == "display 17, layout 10, intrinsicContentSize 1")
     #expect(statistics.renders == 10)
     #expect(statistics.panelRenders == 9)

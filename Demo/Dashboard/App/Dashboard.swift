@@ -24,6 +24,8 @@ public final class Dashboard {
   public let log = InvalidationLog()
   private var bindings: [Subscription] = []
   private var framesShown = 0
+  /// Display passes of the panels in the frames shown.
+  private var panelRenders = 0
   private var primed = 0
 
   /// Builds the views and binds them to a new view model.
@@ -52,6 +54,11 @@ public final class Dashboard {
     public var redrawn: [String]
     /// What the render loop's tick did.
     public var tick: RenderLoop.Frame
+
+    /// The panels redrawn, as `cpu, memory`, or `nothing`.
+    public var redrawnDescription: String {
+      redrawn.isEmpty ? "nothing" : redrawn.joined(separator: ", ")
+    }
   }
 
   /// Takes a reading without drawing: the first reading, which usage figures are measured from.
@@ -69,12 +76,14 @@ public final class Dashboard {
   @discardableResult
   public func show(_ snapshot: SystemSnapshot) -> Frame {
     framesShown += 1
+    // The log holds one frame's entries: a long --live run does not grow it.
+    log.removeAll()
     viewModel.apply(snapshot)
     rootView.frame.size = rootView.fittingSize
-    let rendersBefore = log.renders.count
     let tick = renderLoop.tick()
-    let redrawn = log.renders[rendersBefore...].filter { $0 != rootView.name }
-    return Frame(number: framesShown, redrawn: Array(redrawn), tick: tick)
+    let redrawn = log.renders.filter { $0 != rootView.name }
+    panelRenders += redrawn.count
+    return Frame(number: framesShown, redrawn: redrawn, tick: tick)
   }
 
   /// The screen as last drawn: every view's output, composited.
@@ -84,8 +93,8 @@ public final class Dashboard {
   public var statistics: DashboardStatistics {
     DashboardStatistics(
       frames: framesShown, readings: framesShown + primed, panels: rootView.panels.count,
-      writes: viewModel.writeCount, invalidations: log.invalidations,
-      renders: renderLoop.statistics.displays,
-      panelRenders: log.renders.filter { $0 != rootView.name }.count)
+      writes: viewModel.writeCount,
+      invalidationsByEvent: log.totals.filter { $0.key != "render" },
+      renders: renderLoop.statistics.displays, panelRenders: panelRenders)
   }
 }

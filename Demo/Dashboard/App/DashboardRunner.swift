@@ -12,8 +12,8 @@ public enum DashboardRunner {
     if options.simulated { return (SimulatedSource(), nil) }
     let directory = ProcDirectory(path: options.procPath)
     do {
-      _ = try directory.snapshot()
-      return (LiveSource(directory: directory), nil)
+      let first = try directory.snapshot()
+      return (LiveSource(directory: directory, firstReading: first), nil)
     } catch {
       return (SimulatedSource(), "\(error): using simulated readings")
     }
@@ -48,17 +48,15 @@ public enum DashboardRunner {
         pause(options.interval)
         guard let snapshot = try source.nextSnapshot() else { break }
         let frame = dashboard.show(snapshot)
-        let redrawn = frame.redrawn.isEmpty ? "nothing" : frame.redrawn.joined(separator: ", ")
-        output("frame \(number)/\(options.frames) · redrew \(redrawn)\n\(dashboard.screen)\n")
+        output(
+          "frame \(number)/\(options.frames) · redrew \(frame.redrawnDescription)\n"
+            + "\(dashboard.screen)\n")
       }
     } catch {
       output("\(source.name): \(error)")
     }
     let statistics = dashboard.statistics
-    output(
-      "invalidating-dashboard: \(statistics.frames) frames from \(source.name), "
-        + "\(TextLayout.fixed(options.interval, digits: 1)) s apart\n"
-        + statistics.summary)
+    output(statistics.report(source: source.name, interval: options.interval))
     return statistics
   }
 }

@@ -9,19 +9,31 @@ public struct DashboardStatistics: Hashable, Sendable {
   public var panels: Int
   /// Values written to the view model's `@ReadWrite` state, changed or not.
   public var writes: Int
-  /// Invalidation requests that reached a view, after the engine's deduplication.
-  public var invalidations: [InvalidationLog.Entry]
+  /// Invalidation requests that reached a view, after the engine's deduplication, by kind
+  /// (`layout`, `display`, `intrinsicContentSize`).
+  public var invalidationsByEvent: [String: Int]
   /// Display passes the render loop ran, the root view's included.
   public var renders: Int
   /// Display passes of the panels alone (the root view draws nothing and renders once).
   public var panelRenders: Int
 
+  /// Invalidation requests that reached a view, after the engine's deduplication.
+  public var invalidations: Int { invalidationsByEvent.values.reduce(0, +) }
+
   /// How many requests of each kind, as `display 7, layout 5`, most frequent first.
   public var invalidationsByKind: String {
-    var counts: [String: Int] = [:]
-    for entry in invalidations { counts[entry.event, default: 0] += 1 }
-    return counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+    invalidationsByEvent.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
       .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+  }
+
+  /// What the demo prints on exit: a line naming the run, then ``summary``.
+  ///
+  /// - Parameters:
+  ///   - source: The name of the source of readings.
+  ///   - interval: The seconds between readings.
+  public func report(source: String, interval: Double) -> String {
+    "invalidating-dashboard: \(frames) frames from \(source), "
+      + "\(TextLayout.fixed(interval, digits: 1)) s apart\n" + summary
   }
 
   /// The summary the demo prints on exit, one figure per line.
@@ -34,7 +46,7 @@ public struct DashboardStatistics: Hashable, Sendable {
     }
     return [
       line("writes received", writes, "view-model state written over \(readings) readings"),
-      line("invalidations requested", invalidations.count, invalidationsByKind),
+      line("invalidations requested", invalidations, invalidationsByKind),
       line(
         "renders performed", renders,
         "\(panelRenders) of \(panelFrames) panel frames redrawn, \(skipped) skipped"),

@@ -65,10 +65,10 @@ public struct ProcDirectory: Hashable, Sendable {
   }
 
   /// The page size of the machine the directory describes, in kibibytes: this machine's for
-  /// the live `/proc`; for a recording, the byte count in its `pagesize` file, or 4 KiB (the
-  /// common Linux page) when it has none.
+  /// the live `/proc` (however the path is spelt); for a recording, the byte count in its
+  /// `pagesize` file, or 4 KiB (the common Linux page) when it has none.
   func pageKiB() -> UInt64 {
-    if path == "/proc" {
+    if isLive {
       let bytes = sysconf(Int32(_SC_PAGESIZE))
       return bytes > 0 ? UInt64(bytes) / 1024 : 4
     }
@@ -76,6 +76,13 @@ public struct ProcDirectory: Hashable, Sendable {
       return 4
     }
     return bytes / 1024
+  }
+
+  /// Whether the directory is this machine's `/proc`, after resolving links and `..`.
+  var isLive: Bool {
+    guard let resolved = realpath(path, nil) else { return false }
+    defer { free(resolved) }
+    return String(cString: resolved) == "/proc"
   }
 
   /// The contents of a file of the directory, or `nil` if it cannot be read.

@@ -14,12 +14,18 @@ public protocol SystemSource: AnyObject {
 public final class LiveSource: SystemSource {
   /// The directory read.
   public let directory: ProcDirectory
+  /// A reading taken already, returned first.
+  private var firstReading: SystemSnapshot?
 
   /// Reads from `directory`.
   ///
-  /// - Parameter directory: The live `/proc` by default.
-  public init(directory: ProcDirectory = ProcDirectory()) {
+  /// - Parameters:
+  ///   - directory: The live `/proc` by default.
+  ///   - firstReading: A reading of `directory` taken already (to check that it can be read),
+  ///     returned as the first one instead of reading again.
+  public init(directory: ProcDirectory = ProcDirectory(), firstReading: SystemSnapshot? = nil) {
     self.directory = directory
+    self.firstReading = firstReading
   }
 
   /// The directory's path.
@@ -30,7 +36,8 @@ public final class LiveSource: SystemSource {
   /// - Returns: The reading.
   /// - Throws: ``ProcDirectory/ReadError`` when a system-wide file cannot be read.
   public func nextSnapshot() throws -> SystemSnapshot? {
-    try directory.snapshot()
+    if let reading = firstReading.take() { return reading }
+    return try directory.snapshot()
   }
 }
 

@@ -44,8 +44,10 @@ public struct ProcessUsage: Hashable, Sendable {
     of current: SystemSnapshot, since previous: SystemSnapshot, limit: Int
   ) -> [ProcessUsage] {
     let cores = UInt64(max(1, current.cpu.cores.count))
-    let elapsed = current.cpu.all.total &- previous.cpu.all.total
-    let ticksPerCore = Double(elapsed / cores)
+    // Counters that went backwards (a reset, or readings passed in the wrong order) give no
+    // elapsed time, and every usage reads 0.
+    let (now, then) = (current.cpu.all.total, previous.cpu.all.total)
+    let ticksPerCore = now > then ? Double((now - then) / cores) : 0
     var earlier: [Int: UInt64] = [:]
     for process in previous.processes { earlier[process.id] = process.cpuTicks }
     let measured = current.processes.map { process in

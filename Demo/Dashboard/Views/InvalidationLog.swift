@@ -22,6 +22,8 @@ public final class InvalidationLog {
 
   /// Everything logged since the log was created or last cleared, oldest first.
   public private(set) var entries: [Entry] = []
+  /// How many times each event was logged since the log was created, clearing included.
+  public private(set) var totals: [String: Int] = [:]
 
   /// Creates an empty log.
   public init() {}
@@ -29,15 +31,13 @@ public final class InvalidationLog {
   /// Records that `event` happened to the view named `view`.
   public func record(_ event: String, _ view: String) {
     entries.append(Entry(event: event, view: view))
+    totals[event, default: 0] += 1
   }
 
-  /// The invalidation requests logged: every entry but renders.
-  public var invalidations: [Entry] { entries.filter { $0.event != "render" } }
-
-  /// The names of the views that rendered, in order.
+  /// The names of the views that rendered since the log was last cleared, in order.
   public var renders: [String] { entries.filter { $0.event == "render" }.map(\.view) }
 
-  /// Forgets every entry.
+  /// Forgets the entries; `totals` keeps counting.
   public func removeAll() {
     entries.removeAll()
   }
