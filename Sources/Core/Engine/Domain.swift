@@ -54,21 +54,6 @@ package final class Domain: @unchecked Sendable {
     return lockForwardedRoot()
   }
 
-  /// Runs `body` with the root of this domain locked; the root is borrowed, not retained.
-  @inlinable @inline(__always)
-  func withLockedRoot<Result>(_ body: (Domain) -> Result) -> Result {
-    lock.lock()
-    if _fastPath(!isForwarded) {
-      let result = body(self)
-      lock.unlock()
-      return result
-    }
-    let root = lockForwardedRoot()
-    let result = body(root)
-    root.lock.unlock()
-    return result
-  }
-
   /// The write count and whether every write has been delivered, read together.
   @usableFromInline
   func writeStamp() -> (writes: UInt64, settled: Bool) {

@@ -42,9 +42,10 @@ extension Engine {
     if _fastPath(!session.spansDomains) {
       // The first changed node is a source of the event: its domain is the event's.
       changed[0]._withUnsafeGuaranteedRef { source in
-        source.home.withLockedRoot { root in
+        source.withRootLocked { root in
           for node in changed { node._withUnsafeGuaranteedRef { $0.steps.commit($0) } }
           root.unsettled -= writes
+          root.lock.unlock()
         }
       }
     } else {
