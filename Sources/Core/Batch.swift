@@ -59,21 +59,30 @@ extension ThreadContext {
     // The domains this thread claims are delivered together, as one event: a switch
     // (`flatMapLatest`) that merges two of them mid-delivery then reads the batch's values on
     // both sides, and each sink runs once for the whole batch.
+    // A thread that held no role may have to wait for its turn in a busy domain; it does so
+    // once it holds none again (waiting while holding a role could deadlock).
     var claimed: [Domain] = []
+    var waits: [Domain] = []
+    let mayWait = rolesHeld == 0
     withSession { session in
       for group in groups {
         let root = group.nodes[0].home.lockRoot()
         if root.drainers.isEmpty {
-          root.drainers.append(id)
+          Engine.takeRole(of: root, self)
           claimed.append(root)
           for node in group.nodes {
             node.stageLatest()
             session.sources.append(node)
           }
         } else {
+          let depth = root.cascadeDepth(of: self)
           for (index, node) in group.nodes.enumerated() {
             node.enqueueLatest()
-            root.enqueue(.write(node, closesEvent: index == group.nodes.count - 1), from: self)
+            let closes = index == group.nodes.count - 1
+            root.queue.append(.write(node, closesEvent: closes, depth: depth))
+          }
+          if mayWait && (root.isClosing || root.queue.count >= Engine.handOverLimit) {
+            waits.append(root)
           }
         }
         root.lock.unlock()
@@ -84,6 +93,7 @@ extension ThreadContext {
       }
     }
     for root in claimed { Engine.finishDrain(of: root, self) }
+    for domain in waits { Engine.waitForTurnAfterBatch(in: domain, self) }
   }
 
   /// Completes the sources whose owners went away inside the batch that just ended.

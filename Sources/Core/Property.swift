@@ -105,8 +105,8 @@ extension ValueNode {
       subscribeDuringDelivery(entry, token, root, emitsCurrentValue, onCompletion, context)
       return
     }
-    root.drainers.append(context.id)
-    let (value, completed) = register(entry, onCompletion)
+    Engine.takeRole(of: root, context)
+    let (value, completed) = register(entry, onCompletion, root)
     root.lock.unlock()
     start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
     Engine.finishDrain(of: root, context)
@@ -120,32 +120,37 @@ extension ValueNode {
     _ emitsCurrentValue: Bool, _ onCompletion: (@Sendable () -> Void)?, _ context: ThreadContext
   ) {
     if root.isDrained(onlyBy: context) {
-      let (value, completed) = register(entry, onCompletion)
+      let (value, completed) = register(entry, onCompletion, root)
       root.lock.unlock()
       start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
     } else {
-      root.queue.append(
-        .task { [self] in
-          let root = home.lockRoot()
-          guard !token.isCancelled else {
-            root.lock.unlock()
-            return
-          }
-          let (value, completed) = register(entry, onCompletion)
+      let task: @Sendable () -> Void = { [self] in
+        let root = home.lockRoot()
+        guard !token.isCancelled else {
           root.lock.unlock()
-          start(
-            entry, value, emitsCurrentValue, completed ? onCompletion : nil, ThreadContext.current)
-        })
+          return
+        }
+        let (value, completed) = register(entry, onCompletion, root)
+        root.lock.unlock()
+        start(
+          entry, value, emitsCurrentValue, completed ? onCompletion : nil, ThreadContext.current)
+      }
+      let mustWait = root.enqueue(.task(task, depth: root.cascadeDepth(of: context)), from: context)
       root.lock.unlock()
+      if mustWait { Engine.waitForTurn(in: home, context) }
     }
   }
 
-  /// Adds the entry unless the node has completed; returns the value to start with and
-  /// whether the node had already completed. Lock.
+  /// Adds the entry unless the node has completed; returns the value to start with (`nil`:
+  /// compute it, outside the lock) and whether the node had already completed. Lock.
+  ///
+  /// A subscriber starts from the current value, which is newer than the delivered one while a
+  /// write waits for delivery; it then skips the deliveries that would give it an older value
+  /// (see `catchingUp`).
   @inlinable
   func register(
-    _ entry: SinkEntry<Value>, _ onCompletion: (@Sendable () -> Void)?
-  ) -> (Value, completed: Bool) {
+    _ entry: SinkEntry<Value>, _ onCompletion: (@Sendable () -> Void)?, _ root: Domain
+  ) -> (Value?, completed: Bool) {
     if isCompleted { return (delivered, true) }
     if sinks.count == sinks.capacity {
       // Grow by a quarter rather than double: a node with many subscribers wastes at most a
@@ -154,18 +159,23 @@ extension ValueNode {
     }
     sinks.append(entry)
     if let onCompletion { completions.append((entry.id, onCompletion)) }
-    return (delivered, false)
+    guard _slowPath(root.unsettled > 0) else { return (delivered, false) }
+    catchingUp.append((entry.id, root.writeCount))
+    hasCatchingUpSinks = true
+    if isSource { return (unsafeDowncast(self, to: SourceNode<Value>.self).latest, false) }
+    return (nil, false)
   }
 
   /// Gives a new subscriber its first value, and its completion if the node already ended.
   @inlinable
   func start(
-    _ entry: SinkEntry<Value>, _ value: Value, _ emitsCurrentValue: Bool,
+    _ entry: SinkEntry<Value>, _ value: Value?, _ emitsCurrentValue: Bool,
     _ completionNow: (@Sendable () -> Void)?, _ context: ThreadContext
   ) {
     if emitsCurrentValue {
+      let first = value ?? currentValue()
       context.beginScope()
-      entry.sink(value)
+      entry.sink(first)
       context.endScope()
     }
     completionNow?()

@@ -48,13 +48,13 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?,
     deliver: @escaping @Sendable (AnyNode) -> Bool
   ) {
-    precondition(!inputs.isEmpty, "A derived node needs at least one input.")
+    if inputs.isEmpty { Engine.misuse("A derived value needs at least one input property.") }
     let home = Domain.merged(inputs.map(\.home))
     // Taken before the first value is computed: if a write lands between now and the
     // attachment, the attachment recomputes the value.
     let stamp = home.writeStamp()
     guard let initial = compute(.latest, nil) else {
-      preconditionFailure("A derived node's compute must return a value when previous is nil.")
+      Engine.misuse("A derived node's compute must return a value when previous is nil.")
     }
     self.compute = compute
     self.creationStamp = stamp
@@ -73,6 +73,11 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     return true
   }
 
+  /// The value computed from the newest writes at `pulledStamp` (the domain's write count), for
+  /// reads while writes wait for delivery: each stale node is computed once per stamp, not once
+  /// per read. Lock.
+  @exclusivity(unchecked) final var pulled: Value?
+
   override func pull() -> Value {
     let root = home.lockRoot()
     if isAttached && root.unsettled == 0 {
@@ -80,20 +85,53 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       root.lock.unlock()
       return value
     }
+    if let value = cachedPull(stamp: root.writeCount) {
+      root.lock.unlock()
+      return value
+    }
+    root.lock.unlock()
+    Engine.pullInOrder(self)
+    let again = home.lockRoot()
+    defer { again.lock.unlock() }
+    return pulled ?? delivered
+  }
+
+  /// The pulled value if it is current: computed at `stamp`, or in the pull this thread is
+  /// running. Lock.
+  @inline(__always)
+  func cachedPull(stamp: UInt64) -> Value? {
+    guard hasPulledValue else { return nil }
+    if pulledStamp == stamp { return pulled }
+    return ThreadContext.withCurrent { $0.pullStamp == pulledStamp } ? pulled : nil
+  }
+
+  override func isPullCurrent(_ root: Domain) -> Bool {
+    if isAttached && root.unsettled == 0 { return true }
+    return cachedPull(stamp: root.writeCount) != nil
+  }
+
+  override func pullOne(at stamp: UInt64, _ context: ThreadContext) {
+    let root = home.lockRoot()
     let previous = delivered
     root.lock.unlock()
-    let context = ThreadContext.current
     let id = ObjectIdentifier(self)
-    precondition(
-      !context.computing.contains(id),
-      """
-      A derived value depends on itself: computing it read its own value (directly or through \
-      other derived values). Derive it from its sources instead, or break the loop with a \
-      relay that a sink writes.
-      """)
+    if context.computing.contains(id) {
+      Engine.misuse(
+        """
+        A derived value depends on itself: computing it read its own value (directly or \
+        through other derived values). Derive it from its sources instead, or break the loop \
+        with a relay that a sink writes.
+        """)
+    }
     context.computing.append(id)
-    defer { context.computing.removeLast() }
-    return compute(.latest, previous) ?? previous
+    var value: Value? = compute(.latest, previous) ?? previous
+    context.computing.removeLast()
+    let again = home.lockRoot()
+    swap(&pulled, &value)
+    hasPulledValue = true
+    pulledStamp = stamp
+    again.lock.unlock()
+    // `value` now holds the previous cached value, which dies here, outside the lock.
   }
 
   /// Refreshes the node in delivery order: once the deliveries under way and the node's own

@@ -11,6 +11,20 @@
 /// role is handed over under the lock, so every piece of state the role owns is race-free.
 /// The only time two threads drain one domain is just after a merge of two busy domains: each
 /// finishes the event it was delivering (on disjoint nodes) and the first to finish leaves.
+///
+/// **Bounded waits, bounded queue.** A drainer that finishes its own change and finds work
+/// queued by others delivers what was queued by then, and meanwhile the domain is *closing*: a
+/// thread that holds no drainer role anywhere and queues a change now (or finds
+/// `Engine.handOverLimit` changes queued) waits for its turn instead of returning. Once the
+/// snapshot is delivered the drainer hands the role to the first waiting thread, which delivers
+/// the rest, its own change included, and returns. So no call is captured by another thread's
+/// stream of writes, and the queue holds at most the limit plus one change per waiting thread
+/// and per thread that queued from inside a delivery (which may not wait: a drainer that waited
+/// could deadlock with another).
+///
+/// Domains form no reference cycle: a merged domain keeps the survivor alive through
+/// `forward`, and the survivor does not keep the domains merged into it, so a released graph
+/// frees every domain and lock it used.
 @usableFromInline
 package final class Domain: @unchecked Sendable {
   // Safe: every mutable field is guarded by `lock`, except the ones documented as owned by the
@@ -28,21 +42,28 @@ package final class Domain: @unchecked Sendable {
   /// Whether `forward` is set: the hot paths test this flag, which costs no reference counting
   /// where testing the optional reference may retain it. Guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var isForwarded = false
-  /// Domains merged into this one (kept one hop from the root); guarded by `lock`.
-  @exclusivity(unchecked) var absorbed: [Domain] = []
+  /// How many domains were merged into this one, directly or not: union by size keeps the
+  /// forwarding chains logarithmic. Guarded by `lock`.
+  @exclusivity(unchecked) var mergedCount = 0
   /// The threads (their contexts) currently delivering this domain; guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var drainers = Drainers()
   /// Changes waiting for the drainer, first in, first out; guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var queue = RingBuffer<Event>()
+  /// Threads waiting for their turn to deliver (see "Bounded waits" above), first come, first
+  /// served; each is parked until the role is handed to it or the queue is empty. The contexts
+  /// are alive: their threads are blocked. Guarded by `lock`.
+  @exclusivity(unchecked) @usableFromInline var waiters = RingBuffer<Unmanaged<ThreadContext>>()
+  /// Whether the drainer is delivering the work others queued, so new writers wait their turn.
+  /// Guarded by `lock`.
+  @exclusivity(unchecked) @usableFromInline var isClosing = false
   /// Source writes whose effect on derived nodes has not been committed yet; while non-zero,
   /// derived values are read by pulling from the sources. Guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var unsettled = 0
   /// How many writes this domain (and every domain merged into it) has taken; a new derived
   /// node compares it at creation and at attachment to know whether its first value is stale.
-  /// Guarded by `lock`.
+  /// `writeCount - unsettled` only grows: it stamps how far delivery has come. Guarded by
+  /// `lock`.
   @exclusivity(unchecked) @usableFromInline var writeCount: UInt64 = 0
-  /// Writes queued by a thread that was delivering this domain, since the domain was last idle.
-  @exclusivity(unchecked) @usableFromInline var reentrantWrites = 0
 
   @usableFromInline package init() { lock = lockStorage.handle }
 
@@ -62,6 +83,10 @@ package final class Domain: @unchecked Sendable {
     return (root.writeCount, root.unsettled == 0)
   }
 
+  /// How many writes have been delivered (or coalesced into a delivered one): a stamp that only
+  /// grows. Lock.
+  @usableFromInline var settledStamp: UInt64 { writeCount &- UInt64(unsettled) }
+
   /// `lockRoot()` for a domain that was merged into another: follow the forwarding chain.
   @usableFromInline
   func lockForwardedRoot() -> Domain {
@@ -80,24 +105,47 @@ package final class Domain: @unchecked Sendable {
     drainers.allAre(context.id)
   }
 
-  /// Queues a change for the drainer. Call with the lock held and the role taken by another
-  /// thread or by this one further up the stack.
+  /// Queues a change for the drainer; returns whether the caller must wait for its turn
+  /// (`Engine.waitForTurn(in:_:)`, once it has unlocked). Call with the lock held and the role
+  /// taken by another thread or by this one further up the stack.
+  ///
+  /// A change queued by a thread that is itself delivering is one step further down a cascade
+  /// than the change that thread is delivering; a cascade longer than `Engine.reentrancyLimit`
+  /// stops the program.
   @usableFromInline
-  func enqueue(_ event: Event, from context: ThreadContext) {
-    if drainers.contains(context.id) {
-      reentrantWrites += 1
-      if reentrantWrites > Engine.reentrancyLimit {
-        lock.unlock()
-        preconditionFailure(
-          """
-          Runaway re-entrancy: sinks wrote back into the values they observe more than \
-          \(Engine.reentrancyLimit) times within one delivery, so the changes never settle. \
-          A sink that writes must stop writing once the value it wants is reached: compare \
-          before you accept, or use removeDuplicates() upstream of the sink.
-          """)
-      }
-    }
+  func enqueue(_ event: Event, from context: ThreadContext) -> Bool {
     queue.append(event)
+    guard context.rolesHeld == 0 else { return false }
+    guard isClosing || queue.count >= Engine.handOverLimit else { return false }
+    _ = context.parker  // made here, on its own thread, before a waker can look for it
+    waiters.append(Unmanaged.passUnretained(context))
+    return true
+  }
+
+  /// The cascade depth of a change queued now by `context` (see `enqueue(_:from:)`). Stops the
+  /// program, with the lock released, when the cascade runs away.
+  @usableFromInline
+  func cascadeDepth(of context: ThreadContext) -> Int32 {
+    guard context.rolesHeld > 0 else { return 0 }
+    let depth = context.eventDepth + 1
+    if _slowPath(Int(depth) > Engine.reentrancyLimit) {
+      lock.unlock()
+      Engine.misuse(
+        """
+        Runaway re-entrancy: a chain of more than \(Engine.reentrancyLimit) writes, each made by \
+        a sink while the previous one was delivered, so the changes never settle. A sink that \
+        writes must stop writing once the value it wants is reached: compare before you accept, \
+        or use removeDuplicates() upstream of the sink.
+        """)
+    }
+    return depth
+  }
+
+  /// Removes and returns every waiting thread. Lock.
+  func takeWaiters() -> [Unmanaged<ThreadContext>] {
+    var taken: [Unmanaged<ThreadContext>] = []
+    while let waiter = waiters.popFirst() { taken.append(waiter) }
+    return taken
   }
 }
 
@@ -133,6 +181,13 @@ struct Drainers {
     }
   }
 
+  /// Replaces one occurrence of `id` with `successor`: the role handed from one thread to
+  /// another.
+  mutating func replace(_ id: ObjectIdentifier, with successor: ObjectIdentifier) {
+    remove(id)
+    append(successor)
+  }
+
   func contains(_ id: ObjectIdentifier) -> Bool { first == id || more.contains(id) }
 
   /// Whether there is a drainer and every drainer is `id`.
@@ -146,15 +201,17 @@ struct Drainers {
 enum Event {
   /// A write whose value waits in the source's pending queue; `closesEvent` marks the last
   /// source of a batch (or the only one of a plain write), where delivery may begin.
-  case write(AnyNode, closesEvent: Bool)
+  /// `depth` is the change's place in a cascade of sink-made writes (0: made outside any
+  /// delivery).
+  case write(AnyNode, closesEvent: Bool, depth: Int32)
   /// A topology change, subscription or completion that must happen in delivery order.
-  case task(@Sendable () -> Void)
+  case task(@Sendable () -> Void, depth: Int32)
 }
 
 extension Domain {
   /// Merges the domains of `nodes` into one and returns its root, unlocked.
   ///
-  /// - Complexity: O(number of domains absorbed so far) for each merge that happens.
+  /// - Complexity: O(log n) lock hops per domain, n the number of domains merged.
   @usableFromInline package static func merged(_ domains: [Domain]) -> Domain {
     var root = domains[0]
     for other in domains.dropFirst() { root = union(root, other) }
@@ -177,24 +234,19 @@ extension Domain {
         low.lock.unlock()
         continue
       }
-      // The domain with more history survives, so fewer nodes take the extra hop.
-      let (survivor, loser) = a.absorbed.count >= b.absorbed.count ? (a, b) : (b, a)
+      // The larger side survives (union by size), so forwarding chains stay logarithmic.
+      let (survivor, loser) = a.mergedCount >= b.mergedCount ? (a, b) : (b, a)
       loser.forward = survivor
-      for absorbed in loser.absorbed {
-        absorbed.lock.lock()
-        absorbed.forward = survivor
-        absorbed.lock.unlock()
-      }
-      survivor.absorbed.append(loser)
-      survivor.absorbed.append(contentsOf: loser.absorbed)
-      loser.absorbed = []
+      survivor.mergedCount += loser.mergedCount + 1
       survivor.drainers.append(contentsOf: loser.drainers)
       loser.drainers = Drainers()
       survivor.queue.append(contentsOf: &loser.queue)
+      survivor.waiters.append(contentsOf: &loser.waiters)
+      survivor.isClosing = survivor.isClosing || loser.isClosing
+      loser.isClosing = false
       survivor.unsettled += loser.unsettled
       survivor.writeCount &+= loser.writeCount
       loser.unsettled = 0
-      survivor.reentrantWrites += loser.reentrantWrites
       high.lock.unlock()
       low.lock.unlock()
       return survivor
@@ -204,10 +256,31 @@ extension Domain {
 
 /// The engine's tunables and entry points that are not tied to one node.
 public enum Engine {
-  /// How many writes sinks may queue back into a domain during one delivery before the engine
-  /// stops with a precondition failure instead of looping forever.
+  /// How long a cascade of sink-made writes may grow before the engine stops the program
+  /// instead of looping forever: a write made by a sink while a change was delivered is one
+  /// step further than that change, and a chain of more than this many steps is runaway.
   ///
   /// A sink that writes a value it observes (directly or through derived values) is legal and
   /// common; a sink that never stops doing so is a bug that would otherwise hang the program.
+  /// Independent writers, however many and however long they write, never count: only a chain
+  /// of writes each caused by the delivery of the one before.
   public static let reentrancyLimit = 100_000
+
+  /// How many changes may wait for another thread's delivery of one domain before a writer
+  /// that could wait does so (see ``Engine`` and the contract's rule on bounded waits).
+  ///
+  /// A thread that calls `accept(_:)` while another thread delivers the same values usually
+  /// queues its change and returns at once. Under sustained load (this many changes waiting, or
+  /// the delivering thread busy with the changes others queued) it waits for its turn instead,
+  /// then delivers the rest of the queue, its own change included.
+  public static let handOverLimit = 1_024
+
+  /// Stops the program for a misuse, naming it: unlike `precondition`, whose message release
+  /// builds drop, the message is printed in every build.
+  @usableFromInline
+  package static func misuse(_ message: String, file: StaticString = #file, line: UInt = #line)
+    -> Never
+  {
+    fatalError(message, file: file, line: line)
+  }
 }

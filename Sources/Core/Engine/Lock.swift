@@ -86,3 +86,43 @@ package final class Lock: @unchecked Sendable {
     }
   }
 }
+
+/// A one-thread wake-up signal: `park()` blocks until `unpark()` was called (before or after),
+/// once per call. The domain's waiting writers use it.
+final class Parker: @unchecked Sendable {
+  // Safe: `isSignalled` is only touched with `mutex` held; the primitives are allocated once
+  // and used only through their thread-safe operations.
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  private var isSignalled = false
+
+  init() {
+    mutex.initialize(to: pthread_mutex_t())
+    condition.initialize(to: pthread_cond_t())
+    pthread_mutex_init(mutex, nil)
+    pthread_cond_init(condition, nil)
+  }
+
+  deinit {
+    pthread_cond_destroy(condition)
+    pthread_mutex_destroy(mutex)
+    condition.deallocate()
+    mutex.deallocate()
+  }
+
+  /// Blocks until `unpark()` is called, unless it already was since the last `park()`.
+  func park() {
+    pthread_mutex_lock(mutex)
+    while !isSignalled { pthread_cond_wait(condition, mutex) }
+    isSignalled = false
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// Wakes the thread parked here, or lets its next `park()` return at once.
+  func unpark() {
+    pthread_mutex_lock(mutex)
+    isSignalled = true
+    pthread_cond_signal(condition)
+    pthread_mutex_unlock(mutex)
+  }
+}

@@ -47,6 +47,10 @@ package class AnyNode: @unchecked Sendable {
   @exclusivity(unchecked) final var nextQueued: Unmanaged<AnyNode>?
   /// Whether `commitStaged()` captured sinks for `deliverCommitted(_:)` to run. Role.
   @exclusivity(unchecked) @usableFromInline final var hasCommittedSinks = false
+  /// Whether a derived node's `pulled` cache holds a value, computed at `pulledStamp`. Lock.
+  @exclusivity(unchecked) final var hasPulledValue = false
+  @exclusivity(unchecked) final var pulledStamp: UInt64 = 0
+
   /// Whether the value is plain data (`_isPOD`): nothing to release after a commit, so a node
   /// with no sinks to run needs no delivery step at all.
   @usableFromInline final let holdsPlainData: Bool
@@ -79,7 +83,20 @@ package class AnyNode: @unchecked Sendable {
     }
   }
 
+  deinit {
+    // A chain of derived nodes would otherwise free itself recursively, one stack frame per
+    // node: the inputs are let go by a loop instead.
+    if !inputs.isEmpty { Engine.release(inputs) }
+  }
+
   // MARK: Overridden by value-carrying subclasses
+
+  /// Whether reading the node's current value needs no computing: a source, a settled value,
+  /// or a pulled value that is current. Lock (of `root`, this node's root domain).
+  func isPullCurrent(_ root: Domain) -> Bool { true }
+  /// Computes the node's current value from its inputs' current values (which are current
+  /// themselves, see `Engine.pullInOrder`) and caches it at `stamp`. Outside the lock.
+  func pullOne(at stamp: UInt64, _ context: ThreadContext) {}
 
   /// Moves the latest value to the pending queue (a batch committing). Lock.
   @usableFromInline func enqueueLatest() {}
@@ -107,8 +124,9 @@ struct NodeSteps: Sendable {
   /// Recomputes a derived node's value for the event being delivered; returns whether it
   /// changed (a source returns `false`). Role, outside the lock.
   @usableFromInline let recompute: @Sendable (AnyNode) -> Bool
-  /// Publishes the staged value and captures the sinks to run. Role, under the lock.
-  @usableFromInline let commit: @Sendable (AnyNode) -> Void
+  /// Publishes the staged value and captures the sinks to run, given the domain's settled stamp
+  /// once this event is committed. Role, under the lock.
+  @usableFromInline let commit: @Sendable (AnyNode, UInt64) -> Void
   /// Runs the sinks captured by `commit`. Role, outside the lock.
   @usableFromInline let deliver: @Sendable (AnyNode, ThreadContext) -> Void
   /// Forgets a cancelled subscription, then unlocks the root domain given; returns whether
@@ -121,7 +139,7 @@ struct NodeSteps: Sendable {
   @inlinable
   init(
     recompute: @escaping @Sendable (AnyNode) -> Bool,
-    commit: @escaping @Sendable (AnyNode) -> Void,
+    commit: @escaping @Sendable (AnyNode, UInt64) -> Void,
     deliver: @escaping @Sendable (AnyNode, ThreadContext) -> Void,
     removeSinkAndUnlock: @escaping @Sendable (AnyNode, UInt64, Domain) -> Bool
   ) {
@@ -183,7 +201,15 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline final var staged: Value
   @exclusivity(unchecked) @usableFromInline final var hasStaged = false
   /// Subscriptions, in subscription order. Lock.
+  ///
+  /// A subscription cancelled from the middle leaves a tombstone (identifier 0, a closure that
+  /// does nothing) rather than shifting the rest; the last one is removed outright, with the
+  /// tombstones before it. `deadSinks` counts the tombstones and `firstLiveSink` skips the
+  /// leading ones, so cancelling in subscription order or in reverse costs O(1) each, and the
+  /// array is compacted once tombstones are the majority.
   @exclusivity(unchecked) @usableFromInline final var sinks: ContiguousArray<SinkEntry<Value>> = []
+  @exclusivity(unchecked) @usableFromInline final var deadSinks = 0
+  @exclusivity(unchecked) @usableFromInline final var firstLiveSink = 0
   /// Handlers to run when the node completes. Lock.
   @exclusivity(unchecked) @usableFromInline final var completions:
     [(id: UInt64, handler: @Sendable () -> Void)] =
@@ -191,6 +217,13 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   /// Sinks captured at commit for the delivery under way. Role.
   @exclusivity(unchecked) @usableFromInline final var committedSinks:
     ContiguousArray<SinkEntry<Value>>?
+  /// Subscriptions that started from a value newer than the one delivered so far, with the
+  /// domain's write count then: until delivery passes that stamp, a change delivered to them
+  /// would be older than (or the same as) what they already have, so they skip it. Lock.
+  @exclusivity(unchecked) @usableFromInline final var catchingUp: [(id: UInt64, stamp: UInt64)] =
+    []
+  /// Whether `catchingUp` has entries: the delivery paths test this flag. Lock.
+  @exclusivity(unchecked) @usableFromInline final var hasCatchingUpSinks = false
 
   @usableFromInline
   init(home: Domain, value: Value, isSource: Bool, steps: NodeSteps) {
@@ -205,7 +238,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   static func steps(recompute: @escaping @Sendable (AnyNode) -> Bool) -> NodeSteps {
     NodeSteps(
       recompute: recompute,
-      commit: { unsafeDowncast($0, to: ValueNode<Value>.self).commitStaged() },
+      commit: { unsafeDowncast($0, to: ValueNode<Value>.self).commitStaged(settled: $1) },
       deliver: { unsafeDowncast($0, to: ValueNode<Value>.self).deliverCommitted($1) },
       removeSinkAndUnlock: {
         unsafeDowncast($0, to: ValueNode<Value>.self).removeSinkAndUnlock(id: $1, root: $2)
@@ -271,8 +304,10 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   func pull() -> Value { fatalError("ValueNode subclasses override pull()") }
 
   /// Publishes the staged value and captures the sinks to run. Role, under the lock.
+  ///
+  /// - Parameter settled: The domain's settled stamp with this change committed.
   @inlinable
-  final func commitStaged() {
+  final func commitStaged(settled: UInt64) {
     if hasStaged {
       if _isPOD(Value.self) {
         // Nothing to release: a plain copy, and `staged` already equals `delivered`.
@@ -285,9 +320,24 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
       changeCount &+= 1
     }
     if !sinks.isEmpty {
-      committedSinks = sinks
+      committedSinks = _slowPath(hasCatchingUpSinks) ? sinksCaughtUp(by: settled) : sinks
       hasCommittedSinks = true
     }
+  }
+
+  /// The sinks to give a change that leaves the domain at `settled`: all but the subscriptions
+  /// still catching up (see `catchingUp`), whose records go once delivery passes them. Lock.
+  @usableFromInline
+  final func sinksCaughtUp(by settled: UInt64) -> ContiguousArray<SinkEntry<Value>> {
+    var skipped: [UInt64] = []
+    catchingUp.removeAll { record in
+      if settled > record.stamp { return true }
+      skipped.append(record.id)
+      return false
+    }
+    hasCatchingUpSinks = !catchingUp.isEmpty
+    if skipped.isEmpty { return sinks }
+    return sinks.filter { !skipped.contains($0.id) }
   }
 
   /// Runs the sinks captured by `commitStaged()`. Role, outside the lock.
@@ -342,6 +392,8 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     released.append(sinks)
     completions = []
     sinks = []
+    deadSinks = 0
+    firstLiveSink = 0
     return handlers
   }
 
@@ -356,7 +408,15 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
       root.lock.unlock()
       return false
     }
-    let removed = sinks.remove(at: index)
+    var removed: SinkEntry<Value>
+    if _fastPath(index == sinks.count - 1) {
+      removed = sinks.removeLast()
+      if _slowPath(deadSinks > 0) { dropTrailingTombstones() }
+    } else {
+      removed = SinkEntry(id: 0, sink: { _ in })
+      swap(&removed, &sinks[index])
+      buryTombstone(at: index)
+    }
     root.lock.unlock()
     // They die here, outside the lock.
     withExtendedLifetime(removed) {}
@@ -364,9 +424,44 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     return true
   }
 
-  /// The index of the sink `id`, searching from the newest (the one most often cancelled).
+  /// The index of the sink `id`, searching from both ends (subscriptions are mostly cancelled
+  /// newest first, or in subscription order).
   @inlinable
   final func sinkIndex(of id: UInt64) -> Int? {
-    sinks.lastIndex { $0.id == id }
+    var front = firstLiveSink
+    var back = sinks.count - 1
+    while front <= back {
+      if sinks[back].id == id { return back }
+      if sinks[front].id == id { return front }
+      front += 1
+      back -= 1
+    }
+    return nil
+  }
+
+  /// Counts the tombstone just left at `index`, skips it if it leads, and compacts the array
+  /// once tombstones are the majority. Lock.
+  @usableFromInline
+  final func buryTombstone(at index: Int) {
+    deadSinks += 1
+    if index == firstLiveSink {
+      while firstLiveSink < sinks.count && sinks[firstLiveSink].id == 0 { firstLiveSink += 1 }
+    }
+    if deadSinks > 8 && deadSinks * 2 > sinks.count {
+      sinks.removeAll { $0.id == 0 }
+      deadSinks = 0
+      firstLiveSink = 0
+    }
+  }
+
+  /// Removes the tombstones left at the end after the last sink was removed. Lock.
+  @usableFromInline
+  final func dropTrailingTombstones() {
+    while let last = sinks.last, last.id == 0 {
+      sinks.removeLast()
+      deadSinks -= 1
+    }
+    if sinks.isEmpty { firstLiveSink = 0 }
+    firstLiveSink = min(firstLiveSink, sinks.count)
   }
 }

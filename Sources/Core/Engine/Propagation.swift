@@ -43,19 +43,29 @@ extension Engine {
       // The first changed node is a source of the event: its domain is the event's.
       changed[0]._withUnsafeGuaranteedRef { source in
         source.withRootLocked { root in
-          for node in changed { node._withUnsafeGuaranteedRef { $0.steps.commit($0) } }
           root.unsettled -= writes
+          let settled = root.settledStamp
+          for node in changed { node._withUnsafeGuaranteedRef { $0.steps.commit($0, settled) } }
           root.lock.unlock()
         }
       }
     } else {
       // A batch delivering several domains at once: each node commits under its own lock.
+      // Every source is counted as settled first, so each node commits with its domain's
+      // stamp for the whole event, as in the single-domain case.
       session.spansDomains = false
       for node in changed {
         node._withUnsafeGuaranteedRef { node in
+          guard node.isSource else { return }
           let root = node.home.lockRoot()
-          node.steps.commit(node)
-          if node.isSource { root.unsettled -= 1 }
+          root.unsettled -= 1
+          root.lock.unlock()
+        }
+      }
+      for node in changed {
+        node._withUnsafeGuaranteedRef { node in
+          let root = node.home.lockRoot()
+          node.steps.commit(node, root.settledStamp)
           root.lock.unlock()
         }
       }
@@ -75,10 +85,13 @@ extension Engine {
   @inlinable
   static func finishDrain(of domain: Domain, _ context: ThreadContext) {
     domain.lock.lock()
-    if _fastPath(!domain.isForwarded && domain.queue.isEmpty && domain.drainers.more.isEmpty) {
+    if _fastPath(
+      !domain.isForwarded && domain.queue.isEmpty && domain.drainers.more.isEmpty
+        && domain.waiters.isEmpty)
+    {
       domain.drainers.first = nil
-      domain.reentrantWrites = 0
       domain.lock.unlock()
+      context.rolesHeld -= 1
       return
     }
     domain.lock.unlock()
@@ -86,35 +99,105 @@ extension Engine {
   }
 
   /// `finishDrain(of:_:)` when work is queued, or the domain was merged meanwhile.
+  ///
+  /// Delivers the changes queued when it starts; meanwhile the domain is closing, so writers
+  /// that may wait queue their change and wait for their turn. Then it hands the role to the
+  /// first of them, who delivers the rest; with nobody waiting, it goes on until the queue is
+  /// empty (what is queued now comes from deliveries under way on other threads, or from this
+  /// thread's own sinks).
   @usableFromInline
   static func drainQueue(of domain: Domain, _ context: ThreadContext) {
+    var snapshot = -1
     while true {
       let root = domain.lockRoot()
       guard !root.queue.isEmpty, root.drainers.count == 1 else {
         // Either nothing is left, or a merge made another thread a drainer too: it goes on.
         root.drainers.remove(context.id)
-        if root.drainers.isEmpty { root.reentrantWrites = 0 }
+        var released: [Unmanaged<ThreadContext>] = []
+        if root.drainers.isEmpty {
+          root.isClosing = false
+          released = root.takeWaiters()  // the queue is empty: their changes are delivered
+        }
         root.lock.unlock()
+        context.rolesHeld -= 1
+        for waiter in released { waiter._withUnsafeGuaranteedRef { $0.parkerStorage!.unpark() } }
         return
       }
-      switch root.queue.popFirst()! {
-      case .task(let task):
+      if snapshot < 0 {
+        snapshot = root.queue.count
+        root.isClosing = true
+      }
+      if snapshot == 0, let successor = root.waiters.popFirst() {
+        root.drainers.replace(context.id, with: successor._withUnsafeGuaranteedRef(\.id))
+        root.isClosing = false
         root.lock.unlock()
+        context.rolesHeld -= 1
+        successor._withUnsafeGuaranteedRef {
+          $0.wasHandedRole = true
+          $0.parkerStorage!.unpark()
+        }
+        return
+      }
+      if snapshot > 0 { snapshot -= 1 }
+      let outerDepth = context.eventDepth
+      switch root.queue.popFirst()! {
+      case .task(let task, let depth):
+        root.lock.unlock()
+        context.eventDepth = depth
         task()
-      case .write(let first, var closes):
+      case .write(let first, var closes, let depth):
+        context.eventDepth = depth
         context.withSession { session in
           first.stagePending()
           session.sources.append(first)
-          while !closes, case .write(let next, let nextCloses)? = root.queue.popFirst() {
+          while !closes, case .write(let next, let nextCloses, _)? = root.queue.popFirst() {
             next.stagePending()
             session.sources.append(next)
             closes = nextCloses
+            if snapshot > 0 { snapshot -= 1 }
           }
           root.lock.unlock()
           deliverEvent(session, context)
         }
       }
+      context.eventDepth = outerDepth
     }
+  }
+
+  /// Waits, holding no drainer role, until this thread's turn in `domain` comes: either the
+  /// drainer handed it the role, and it delivers what is queued (its own change included), or
+  /// the queue emptied, its change delivered by others. Call after `Domain.enqueue` asked for
+  /// it, with the lock released.
+  @usableFromInline
+  static func waitForTurn(in domain: Domain, _ context: ThreadContext) {
+    context.parker.park()
+    guard context.wasHandedRole else { return }
+    context.wasHandedRole = false
+    context.rolesHeld += 1
+    drainQueue(of: domain, context)
+  }
+
+  /// `waitForTurn(in:_:)` for a batch that queued its changes in a busy domain while it could
+  /// not wait (it held the roles of the other domains it wrote); it holds none now. Waits only
+  /// if the domain is still busy with others' changes.
+  static func waitForTurnAfterBatch(in domain: Domain, _ context: ThreadContext) {
+    let root = domain.lockRoot()
+    // A free role means an empty queue: the batch's changes are delivered.
+    guard !root.drainers.isEmpty, root.isClosing || root.queue.count >= handOverLimit else {
+      root.lock.unlock()
+      return
+    }
+    _ = context.parker
+    root.waiters.append(Unmanaged.passUnretained(context))
+    root.lock.unlock()
+    waitForTurn(in: domain, context)
+  }
+
+  /// Takes the free drainer role of `root`, whose lock the caller holds.
+  @inlinable @inline(__always)
+  static func takeRole(of root: Domain, _ context: ThreadContext) {
+    root.drainers.append(context.id)
+    context.rolesHeld += 1
   }
 
   /// Runs `change` as the drainer of `domain`: at once if the role is free (taking it) or
@@ -123,7 +206,7 @@ extension Engine {
     let context = ThreadContext.current
     let root = domain.lockRoot()
     if root.drainers.isEmpty {
-      root.drainers.append(context.id)
+      takeRole(of: root, context)
       root.lock.unlock()
       change()
       finishDrain(of: root, context)
@@ -131,24 +214,27 @@ extension Engine {
       root.lock.unlock()
       change()
     } else {
-      root.queue.append(.task(change))
+      let mustWait = root.enqueue(
+        .task(change, depth: root.cascadeDepth(of: context)), from: context)
       root.lock.unlock()
+      if mustWait { waitForTurn(in: domain, context) }
     }
   }
 
   /// Runs `change` as the drainer of `domain` once no event of it is being delivered: at once
   /// if the role is free (taking it), otherwise queued, even behind this thread's own delivery.
-  /// Detaching goes this way, so no node leaves the graph in the middle of an event.
+  /// Detaching goes this way, so no node leaves the graph in the middle of an event. It never
+  /// waits: it runs when values are released, wherever that happens.
   static func performAfterDelivery(in domain: Domain, _ change: @escaping @Sendable () -> Void) {
+    let context = ThreadContext.current
     let root = domain.lockRoot()
     if root.drainers.isEmpty {
-      let context = ThreadContext.current
-      root.drainers.append(context.id)
+      takeRole(of: root, context)
       root.lock.unlock()
       change()
       finishDrain(of: root, context)
     } else {
-      root.queue.append(.task(change))
+      root.queue.append(.task(change, depth: 0))
       root.lock.unlock()
     }
   }
@@ -278,10 +364,11 @@ extension Engine {
     let root = Domain.merged([node.home] + newInputs.map(\.home)).lockRoot()
     guard root.isDrained(onlyBy: context) || root.drainers.isEmpty else {
       root.queue.append(
-        .task {
-          relink(node, to: newInputs, ThreadContext.current)
-          node.refresh()
-        })
+        .task(
+          {
+            relink(node, to: newInputs, ThreadContext.current)
+            node.refresh()
+          }, depth: 0))
       root.lock.unlock()
       return false
     }
@@ -318,12 +405,14 @@ extension Engine {
       next.rank = needed
       reranked = true
       for child in next.downstream {
-        precondition(
-          child !== node,
-          """
-          A derived value depends on itself: flatMapLatest switched to a property computed \
-          from the flatMapLatest itself. Derive the inner property from the sources instead.
-          """)
+        if child === node {
+          root.lock.unlock()
+          misuse(
+            """
+            A derived value depends on itself: flatMapLatest switched to a property computed \
+            from the flatMapLatest itself. Derive the inner property from the sources instead.
+            """)
+        }
         work.append(child)
       }
     }

@@ -68,14 +68,15 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     var previousLatest = value
     swap(&latest, &previousLatest)
     guard root.drainers.isEmpty else {
-      pending.append(value)
-      root.unsettled += 1
-      root.enqueue(.write(self, closesEvent: true), from: context)
-      root.lock.unlock()
+      writeWhileDelivering(value, lockedRoot: root, context)
       withExtendedLifetime(previousLatest) {}
       return
     }
-    root.drainers.append(context.id)
+    Engine.takeRole(of: root, context)
+    // A write made from inside another delivery (a sink writing this source) is one step
+    // further down that delivery's cascade.
+    let outerDepth = context.eventDepth
+    if _slowPath(context.rolesHeld > 1) { context.eventDepth = outerDepth &+ 1 }
     var previousStaged = value
     swap(&staged, &previousStaged)
     if _fastPath(downstream.isEmpty) {
@@ -86,7 +87,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       if sinks.isEmpty {
         root.lock.unlock()
       } else {
-        let entries = sinks
+        let entries = _slowPath(hasCatchingUpSinks) ? sinksCaughtUp(by: root.settledStamp) : sinks
         root.lock.unlock()
         run(entries, with: value, context)
       }
@@ -98,7 +99,20 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       Engine.deliverWrite(of: self, context)
     }
     withExtendedLifetime((previousLatest, previousStaged)) {}
+    context.eventDepth = outerDepth
     Engine.finishDrain(of: root, context)
+  }
+
+  /// `write(_:lockedRoot:_:)` while the role is taken: queue the value for the drainer, and
+  /// wait for this thread's turn if the domain is busy with others' changes. Unlocks.
+  @usableFromInline
+  func writeWhileDelivering(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
+    pending.append(value)
+    root.unsettled += 1
+    let depth = root.cascadeDepth(of: context)
+    let mustWait = root.enqueue(.write(self, closesEvent: true, depth: depth), from: context)
+    root.lock.unlock()
+    if mustWait { Engine.waitForTurn(in: home, context) }
   }
 
   @usableFromInline

@@ -29,6 +29,13 @@ package final class ThreadContext {
   @exclusivity(unchecked) var invalidations = PendingInvalidations()
   /// Derived nodes whose value this thread is computing, to report a node that depends on itself.
   @exclusivity(unchecked) var computing: ContiguousArray<ObjectIdentifier> = []
+  /// The stamp of the pull this thread is running (see `Engine.pullInOrder`), else 0: values
+  /// pulled in it are current for its reads even if writes land meanwhile.
+  @exclusivity(unchecked) var pullStamp: UInt64 = 0
+  /// Inputs of freed nodes waiting to be let go (see `Engine.release`), and whether this
+  /// thread is letting them go.
+  @exclusivity(unchecked) var releasing: [ContiguousArray<AnyNode>] = []
+  @exclusivity(unchecked) var isReleasing = false
   /// Subscriptions cancelled on this thread while their node's delivery was under way.
   @exclusivity(unchecked) @usableFromInline var cancelledDuringDelivery: [ObjectIdentifier] = []
   /// The scratch space of this thread's deliveries (see `withSession(_:)`): one used in place,
@@ -38,6 +45,23 @@ package final class ThreadContext {
   @exclusivity(unchecked) var freeSessions: [DrainSession] = []
   /// The session computing derived values on this thread, if any (its owner keeps it alive).
   @exclusivity(unchecked) unowned(unsafe) var activeSession: DrainSession?
+
+  /// How many drainer roles this thread holds (see ``Domain``): a thread that holds none may
+  /// wait for its turn in a busy domain; one that holds any must not, or two could deadlock.
+  @exclusivity(unchecked) @usableFromInline package var rolesHeld = 0
+  /// The cascade depth of the change this thread is delivering (see `Domain.enqueue`).
+  @exclusivity(unchecked) @usableFromInline var eventDepth: Int32 = 0
+  /// Whether the thread that woke this one handed it a drainer role. Written by the waker
+  /// before it signals `parker`, read by this thread after.
+  @exclusivity(unchecked) var wasHandedRole = false
+  /// Where this thread waits for its turn in a busy domain; made on first use.
+  @exclusivity(unchecked) var parkerStorage: Parker?
+  var parker: Parker {
+    if let parkerStorage { return parkerStorage }
+    let made = Parker()
+    parkerStorage = made
+    return made
+  }
 
   /// The next scope identity this thread hands out, and the end of the block of identities it
   /// took from the process-wide count (see `currentScopeIdentity()`).

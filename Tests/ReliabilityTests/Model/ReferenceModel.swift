@@ -86,6 +86,18 @@ final class ReferenceModel {
     /// Logical time of the subscription and of its cancellation.
     let subscribedAt: Int
     var cancelledAt: Int?
+    /// The domain's write count when the sink subscribed while writes waited for delivery: it
+    /// started from the newest value, so it skips deliveries until delivery passes that count
+    /// (rule 11).
+    var catchingUpAt: Int?
+  }
+
+  /// One domain's counters, as the engine keeps them: writes taken, and writes not delivered
+  /// yet (a batch's repeated writes to one source count once).
+  struct DomainCounts {
+    var writes = 0
+    var unsettled = 0
+    var settled: Int { writes - unsettled }
   }
 
   struct Event {
@@ -101,6 +113,9 @@ final class ReferenceModel {
   private(set) var views: Set<NodeID> = []
 
   private var sinksByNode: [NodeID: [SinkID]] = [:]
+  /// Domains, as the engine merges them: union–find over nodes, counters at the roots.
+  private var domainParent: [NodeID: NodeID] = [:]
+  private var domainCounts: [NodeID: DomainCounts] = [:]
   private var batchDepth = 0
   private var batchTouched: [NodeID] = []
   private var pending: [Event] = []
@@ -163,6 +178,28 @@ final class ReferenceModel {
   func addSource(_ id: NodeID, _ initial: Int) {
     nodes[id] = Node(kind: nil, inputs: [], value: initial, latest: initial)
     order.append(id)
+    domainParent[id] = id
+    domainCounts[id] = DomainCounts()
+  }
+
+  /// The root of `id`'s domain.
+  func domain(_ id: NodeID) -> NodeID {
+    var root = id
+    while let parent = domainParent[root], parent != root { root = parent }
+    return root
+  }
+
+  /// Merges the domains of `ids` into one (counters summed) and returns its root.
+  private func mergeDomains(_ ids: [NodeID]) -> NodeID {
+    let roots = ids.map(domain)
+    let survivor = roots[0]
+    for root in roots.dropFirst() where root != survivor && domainParent[root] == root {
+      domainParent[root] = survivor
+      domainCounts[survivor]!.writes += domainCounts[root]!.writes
+      domainCounts[survivor]!.unsettled += domainCounts[root]!.unsettled
+      domainCounts[root] = nil
+    }
+    return survivor
   }
 
   /// A new derived node: computed from the newest values, then (inside a batch, where writes
@@ -175,6 +212,7 @@ final class ReferenceModel {
     }
     nodes[id] = Node(kind: kind, inputs: inputs, value: value, latest: value)
     order.append(id)
+    domainParent[id] = mergeDomains(inputs)
   }
 
   /// A write at logical time `key`: stored at once; delivered as an event of its own, or with
@@ -186,10 +224,16 @@ final class ReferenceModel {
       nodes[id]!.latest = value
       nodes[id]!.latestTime = key
     }
+    let root = domain(id)
+    domainCounts[root]!.writes += 1
     if isInBatch {
-      if !batchTouched.contains(id) { batchTouched.append(id) }
+      if !batchTouched.contains(id) {
+        batchTouched.append(id)
+        domainCounts[root]!.unsettled += 1
+      }
     } else {
       pending.append(Event(key: key, writes: [(id, value)]))
+      domainCounts[root]!.unsettled += 1
     }
   }
 
@@ -210,10 +254,15 @@ final class ReferenceModel {
   ) -> ExpectedCall? {
     sinks[sink] = Sink(node: node, script: SinkScript(behavior), subscribedAt: key)
     sinksByNode[node, default: []].append(sink)
+    // Rule 11: while writes wait for delivery, a new subscriber starts from the newest value.
+    let counts = domainCounts[domain(node)]!
+    var first = nodes[node]!.value
+    if counts.unsettled > 0 {
+      sinks[sink]!.catchingUpAt = counts.writes
+      first = latestValue(node)
+    }
     guard emitsCurrentValue else { return nil }
-    return ExpectedCall(
-      sink: sink, node: node, value: nodes[node]!.value,
-      rank: sinksByNode[node]!.count - 1)
+    return ExpectedCall(sink: sink, node: node, value: first, rank: sinksByNode[node]!.count - 1)
   }
 
   func cancel(_ sink: SinkID, at key: Int) {
@@ -265,6 +314,7 @@ final class ReferenceModel {
     for (source, value) in event.writes {
       nodes[source]!.value = value
       if isChanged.insert(source).inserted { changed.append(source) }
+      domainCounts[domain(source)]!.unsettled -= 1
     }
     for id in order {
       let node = nodes[id]!
@@ -282,6 +332,11 @@ final class ReferenceModel {
         let state = sinks[sink]!
         guard state.subscribedAt < event.key, (state.cancelledAt ?? .max) > event.key else {
           continue
+        }
+        if let stamp = state.catchingUpAt {
+          // Nothing newer than the value it started from yet: skip.
+          guard domainCounts[domain(id)]!.settled > stamp else { continue }
+          sinks[sink]!.catchingUpAt = nil
         }
         calls.append(ExpectedCall(sink: sink, node: id, value: nodes[id]!.value, rank: rank))
       }
