@@ -91,6 +91,11 @@ package class AnyNode: @unchecked Sendable {
 
   // MARK: Overridden by value-carrying subclasses
 
+  #if DEBUG
+    /// The invariants of the node's value and sinks (see `Engine.checkInvariants`). Lock.
+    func checkValueInvariants() {}
+  #endif
+
   /// Whether reading the node's current value needs no computing: a source, a settled value,
   /// or a pulled value that is current. Lock (of `root`, this node's root domain).
   func isPullCurrent(_ root: Domain) -> Bool { true }
@@ -396,6 +401,20 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     firstLiveSink = 0
     return handlers
   }
+
+  #if DEBUG
+    override final func checkValueInvariants() {
+      Engine.check(!hasStaged, "a node left with a staged value between events")
+      Engine.check(!hasCommittedSinks && committedSinks == nil, "captured sinks left over")
+      let tombstones = sinks.filter { $0.id == 0 }.count
+      Engine.check(deadSinks == tombstones, "deadSinks \(deadSinks), tombstones \(tombstones)")
+      Engine.check(sinks.last.map { $0.id != 0 } ?? true, "a tombstone last among the sinks")
+      Engine.check(
+        firstLiveSink <= sinks.count && sinks[..<firstLiveSink].allSatisfy { $0.id == 0 },
+        "firstLiveSink \(firstLiveSink) skips a live sink")
+      Engine.check(hasCatchingUpSinks == !catchingUp.isEmpty, "hasCatchingUpSinks out of date")
+    }
+  #endif
 
   /// `NodeSteps.removeSinkAndUnlock` for this node.
   @inlinable

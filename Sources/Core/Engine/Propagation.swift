@@ -77,8 +77,16 @@ extension Engine {
         if node.needsDelivery { node.steps.deliver(node, context) }
       }
     }
+    #if DEBUG
+      let first = changed[0]
+    #endif
     session.removeAllChanged()
     context.endScope()
+    #if DEBUG
+      if checksInvariants {
+        first._withUnsafeGuaranteedRef { checkInvariants(around: $0, session: session) }
+      }
+    #endif
   }
 
   /// Runs queued work until the domain's queue is empty, then gives up the drainer role.

@@ -1,0 +1,110 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+#if DEBUG
+  /// Debug builds check the engine's invariants after every delivery, so that a broken one
+  /// fails where it breaks rather than as a wrong value later. Release builds compile none of
+  /// this. Set `INVALIDATING_SKIP_INVARIANTS=1` to skip the checks (for timing a debug build).
+  extension Engine {
+    /// Whether deliveries check the invariants (debug builds only).
+    static let checksInvariants = getenv("INVALIDATING_SKIP_INVARIANTS") == nil
+
+    /// Checks every invariant of the graph around `start` and of its domain, and of the
+    /// delivery scratch space `session`; stops with a description of the first one broken.
+    /// Call as the domain's drainer, with no lock held.
+    ///
+    /// - Ranks: a derived node ranks above each of its inputs.
+    /// - Links: an attached node is listed in each input's `downstream` as often as it lists
+    ///   the input, and every node in a `downstream` list is attached and lists that input.
+    /// - Handles: a node has at least as many handles as attached downstream nodes.
+    /// - Delivery state: between events no node is queued, changed, staged or holding
+    ///   captured sinks, and the session's work list and changed list are empty.
+    /// - Sinks: `deadSinks` counts the tombstones, none is last, and none follows
+    ///   `firstLiveSink` unskipped at the front.
+    /// - Domain: the root is not forwarded; the forwarding chain of every node reaches it; a
+    ///   free role means an empty queue and no waiting thread; counts are not negative.
+    static func checkInvariants(around start: AnyNode, session: DrainSession? = nil) {
+      if let session {
+        check(session.isIdle, "the session's work list is not empty after a delivery")
+        check(session.changedCount == 0, "the session's changed list is not empty")
+      }
+      let root = start.home.lockRoot()
+      defer { root.lock.unlock() }
+      check(!root.isForwarded, "lockRoot returned a forwarded domain")
+      check(root.unsettled >= 0, "negative unsettled count \(root.unsettled)")
+      check(root.settledStamp <= root.writeCount, "settled stamp ahead of the write count")
+      if root.drainers.isEmpty {
+        check(root.queue.isEmpty, "a free role with \(root.queue.count) queued changes")
+        check(root.waiters.isEmpty, "a free role with \(root.waiters.count) waiting threads")
+      }
+      // Another thread delivering the domain too (just after a merge) may be mid-event.
+      guard root.drainers.count <= 1 else { return }
+      var seen: Set<ObjectIdentifier> = [ObjectIdentifier(start)]
+      var work: [AnyNode] = [start]
+      while let node = work.popLast() {
+        check(reachesRoot(node.home, root), "a node whose domain does not forward to the root")
+        check(!node.isQueued && node.nextQueued == nil, "a node left in the work list")
+        check(!node.isChanged, "a node left marked changed")
+        node.checkValueInvariants()
+        var attachedDownstream = 0
+        for child in node.downstream {
+          check(child.isAttached, "a detached node listed downstream")
+          check(
+            child.inputs.contains { $0 === node }, "a downstream node that does not list its input")
+          check(child.rank > node.rank, "rank \(child.rank) not above its input's \(node.rank)")
+          attachedDownstream += 1
+          if seen.insert(ObjectIdentifier(child)).inserted { work.append(child) }
+        }
+        check(
+          node.handles >= attachedDownstream,
+          "\(node.handles) handles for \(attachedDownstream) attached downstream nodes")
+        if node.isAttached && !node.isSource {
+          for input in node.inputs {
+            // A node that reads one input twice (combineLatest(a, a)) is listed twice.
+            let listed = input.downstream.filter { $0 === node }.count
+            let reads = node.inputs.filter { $0 === input }.count
+            check(listed == reads, "a node reading an input \(reads) times is listed \(listed)")
+            if seen.insert(ObjectIdentifier(input)).inserted { work.append(input) }
+          }
+        }
+      }
+    }
+
+    /// Whether following `domain`'s forwarding chain reaches `root`, whose lock is held.
+    private static func reachesRoot(_ domain: Domain, _ root: Domain) -> Bool {
+      var current = domain
+      var hops = 0
+      while current !== root {
+        // A domain on the way is not a root, so nobody holds its lock while waiting for ours.
+        current.lock.lock()
+        let next = current.forward
+        current.lock.unlock()
+        guard let next, hops < 64 else { return false }
+        current = next
+        hops += 1
+      }
+      return true
+    }
+
+    static func check(
+      _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
+      line: UInt = #line
+    ) {
+      if !condition() { fatalError("Engine invariant broken: \(message())", line: line) }
+    }
+  }
+#endif
+
+#if DEBUG
+  extension Engine {
+    /// `checkInvariants(around:)` for tests: the graph around `node` and its domain.
+    package static func checkInvariants(around node: AnyNode) {
+      checkInvariants(around: node, session: nil)
+    }
+  }
+#endif
