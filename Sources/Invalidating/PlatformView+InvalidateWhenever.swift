@@ -10,10 +10,17 @@ extension PlatformView {
   /// keeping a `@ViewInvalidating` copy of it:
   ///
   /// ```swift
-  /// final class LoadView: PlatformView {
-  ///   let model: LoadViewModel
-  ///   override func render() -> String { model.summary.value }
+  /// final class LoadViewModel {
+  ///   @ReadWrite("idle") var summary: Property<String>
   /// }
+  /// final class LoadView: PlatformView {
+  ///   var model: LoadViewModel?  // drawn from `model?.summary.value`
+  /// }
+  ///
+  /// let model = LoadViewModel()
+  /// let loadView = LoadView(frame: .zero)
+  /// loadView.model = model
+  /// var subscriptions: [Subscription] = []
   /// loadView.invalidate(.display, whenever: model.summary).store(in: &subscriptions)
   /// ```
   ///

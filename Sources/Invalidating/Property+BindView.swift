@@ -7,9 +7,16 @@ extension Property where Value: Sendable {
   /// actor, holding `view` weakly.
   ///
   /// ```swift
+  /// final class InboxViewModel {
+  ///   @ReadWrite("Inbox") var title: Property<String>
+  /// }
   /// final class BadgeView: PlatformView {
   ///   @ViewInvalidating(.display, .intrinsicContentSize) var text = ""
   /// }
+  ///
+  /// let viewModel = InboxViewModel()
+  /// let badge = BadgeView(frame: .zero)
+  /// var subscriptions: [Subscription] = []
   /// viewModel.title.bind(to: badge, \.text).store(in: &subscriptions)
   /// ```
   ///

@@ -7,7 +7,7 @@
 /// ```swift
 /// extension Invalidations {
 ///   struct Focus: ViewInvalidatingType {
-///     func invalidate(view: PlatformView) { view.setNeedsDisplay() }
+///     func invalidate(view: PlatformView) { view.setNeedsDisplay(view.bounds) }
 ///   }
 /// }
 /// ```

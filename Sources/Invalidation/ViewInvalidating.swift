@@ -12,7 +12,8 @@ import InvalidatingPlatform
 ///   @ViewInvalidating(.display, .layout, .intrinsicContentSize) var text = ""
 /// }
 ///
-/// badge.cornerRadius = 4     // stores 4, then setNeedsLayout()
+/// let badge = BadgeView(frame: .zero)
+/// badge.cornerRadius = 4     // stores 4, then requests layout
 /// badge.cornerRadius = 4     // equal value: nothing happens
 /// ```
 ///

@@ -10,7 +10,7 @@ import InvalidatingPlatform
 /// ```swift
 /// extension Invalidations {
 ///   struct Focus: ViewInvalidatingType {
-///     func invalidate(view: PlatformView) { view.setNeedsDisplay() }  // redraw the ring
+///     func invalidate(view: PlatformView) { view.setNeedsDisplay(view.bounds) }  // the ring
 ///   }
 /// }
 /// extension ViewInvalidatingType where Self == Invalidations.Focus {
@@ -27,9 +27,31 @@ import InvalidatingPlatform
 /// type and, if the type is `Equatable`, are equal: make an invalidator that carries
 /// parameters `Equatable`, so that differently configured ones are all performed.
 ///
+/// ### Migrating to Apple's protocol
+///
+/// Apple's `UIViewInvalidating` and `NSViewInvalidating` are not isolated to the main actor,
+/// so once the fix-its rename this protocol, an `invalidate(view:)` that calls the view's
+/// main-actor methods no longer compiles. Write the body so that it says where it runs, and
+/// the fix-its alone migrate it; both spellings compile against this protocol unchanged:
+///
+/// ```swift
+/// extension Invalidations {
+///   struct Halo: ViewInvalidatingType {
+///     func invalidate(view: PlatformView) {
+///       MainActor.assumeIsolated { view.setNeedsDisplay(view.bounds) }
+///     }
+///   }
+/// }
+/// ```
+///
+/// or, with Swift 6.2 and later, a main-actor type whose conformance is isolated:
+/// `@MainActor struct Halo: @MainActor ViewInvalidatingType`. See
+/// <doc:MigratingToAppleInvalidating>.
+///
 /// > Important: This is a back-port of UIKit's UIViewInvalidating (AppKit's
 /// > NSViewInvalidating). Views belong to the main actor, and so does this protocol: a
-/// > conforming type is main-actor isolated unless it opts out.
+/// > conforming type is main-actor isolated unless it opts out. Apple's protocol is not
+/// > isolated; see above for code that compiles against both.
 @available(iOS, deprecated: 15.0, renamed: "UIViewInvalidating")
 @available(tvOS, deprecated: 15.0, renamed: "UIViewInvalidating")
 @available(macOS, deprecated: 12.0, renamed: "NSViewInvalidating")

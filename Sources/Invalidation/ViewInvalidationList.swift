@@ -96,7 +96,9 @@ package struct ViewInvalidationList {
           break  // never: only UIKit codes it
         #endif
       case .restorableState:
-        #if canImport(AppKit)
+        // The condition RestorableState is declared under: on Mac Catalyst both frameworks
+        // can be imported, and the UIKit branch is the one compiled.
+        #if canImport(AppKit) && !canImport(UIKit)
           Self.request(Invalidations.RestorableState(), from: view, context)
         #else
           break  // never: only AppKit codes it

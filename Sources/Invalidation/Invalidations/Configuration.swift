@@ -15,8 +15,8 @@
     /// `@ViewInvalidating(.configuration) var ...`.
     ///
     /// > Important: This is a back-port of UIKit's UIView.Invalidations.Configuration.
-    @available(iOS, deprecated: 15.0, renamed: "UIView.Invalidations.Configuration")
-    @available(tvOS, deprecated: 15.0, renamed: "UIView.Invalidations.Configuration")
+    @available(iOS, deprecated: 15.0, message: "Use UIView.Invalidations.Configuration")
+    @available(tvOS, deprecated: 15.0, message: "Use UIView.Invalidations.Configuration")
     public struct Configuration: ViewInvalidatingType, Sendable {
       /// Creates the invalidation.
       public nonisolated init() {}

@@ -14,9 +14,9 @@ extension Invalidations {
   ///
   /// > Important: This is a back-port of UIKit's UIView.Invalidations.Constraints
   /// > (AppKit's NSView.Invalidations.Constraints).
-  @available(iOS, deprecated: 15.0, renamed: "UIView.Invalidations.Constraints")
-  @available(tvOS, deprecated: 15.0, renamed: "UIView.Invalidations.Constraints")
-  @available(macOS, deprecated: 12.0, renamed: "NSView.Invalidations.Constraints")
+  @available(iOS, deprecated: 15.0, message: "Use UIView.Invalidations.Constraints")
+  @available(tvOS, deprecated: 15.0, message: "Use UIView.Invalidations.Constraints")
+  @available(macOS, deprecated: 12.0, message: "Use NSView.Invalidations.Constraints")
   public struct Constraints: ViewInvalidatingType, Sendable {
     /// Creates the invalidation.
     public nonisolated init() {}

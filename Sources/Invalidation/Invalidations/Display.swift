@@ -14,9 +14,9 @@ extension Invalidations {
   ///
   /// > Important: This is a back-port of UIKit's UIView.Invalidations.Display
   /// > (AppKit's NSView.Invalidations.Display).
-  @available(iOS, deprecated: 15.0, renamed: "UIView.Invalidations.Display")
-  @available(tvOS, deprecated: 15.0, renamed: "UIView.Invalidations.Display")
-  @available(macOS, deprecated: 12.0, renamed: "NSView.Invalidations.Display")
+  @available(iOS, deprecated: 15.0, message: "Use UIView.Invalidations.Display")
+  @available(tvOS, deprecated: 15.0, message: "Use UIView.Invalidations.Display")
+  @available(macOS, deprecated: 12.0, message: "Use NSView.Invalidations.Display")
   public struct Display: ViewInvalidatingType, Sendable {
     /// Creates the invalidation.
     public nonisolated init() {}

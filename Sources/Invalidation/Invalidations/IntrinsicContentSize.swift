@@ -14,9 +14,9 @@ extension Invalidations {
   ///
   /// > Important: This is a back-port of UIKit's UIView.Invalidations.IntrinsicContentSize
   /// > (AppKit's NSView.Invalidations.IntrinsicContentSize).
-  @available(iOS, deprecated: 15.0, renamed: "UIView.Invalidations.IntrinsicContentSize")
-  @available(tvOS, deprecated: 15.0, renamed: "UIView.Invalidations.IntrinsicContentSize")
-  @available(macOS, deprecated: 12.0, renamed: "NSView.Invalidations.IntrinsicContentSize")
+  @available(iOS, deprecated: 15.0, message: "Use UIView.Invalidations.IntrinsicContentSize")
+  @available(tvOS, deprecated: 15.0, message: "Use UIView.Invalidations.IntrinsicContentSize")
+  @available(macOS, deprecated: 12.0, message: "Use NSView.Invalidations.IntrinsicContentSize")
   public struct IntrinsicContentSize: ViewInvalidatingType, Sendable {
     /// Creates the invalidation.
     public nonisolated init() {}

@@ -15,9 +15,9 @@ extension Invalidations {
   ///
   /// > Important: This is a back-port of UIKit's UIView.Invalidations.Layout
   /// > (AppKit's NSView.Invalidations.Layout).
-  @available(iOS, deprecated: 15.0, renamed: "UIView.Invalidations.Layout")
-  @available(tvOS, deprecated: 15.0, renamed: "UIView.Invalidations.Layout")
-  @available(macOS, deprecated: 12.0, renamed: "NSView.Invalidations.Layout")
+  @available(iOS, deprecated: 15.0, message: "Use UIView.Invalidations.Layout")
+  @available(tvOS, deprecated: 15.0, message: "Use UIView.Invalidations.Layout")
+  @available(macOS, deprecated: 12.0, message: "Use NSView.Invalidations.Layout")
   public struct Layout: ViewInvalidatingType, Sendable {
     /// Creates the invalidation.
     public nonisolated init() {}

@@ -13,7 +13,7 @@
     /// `@ViewInvalidating(.restorableState) var ...`.
     ///
     /// > Important: This is a back-port of AppKit's NSView.Invalidations.RestorableState.
-    @available(macOS, deprecated: 12.0, renamed: "NSView.Invalidations.RestorableState")
+    @available(macOS, deprecated: 12.0, message: "Use NSView.Invalidations.RestorableState")
     public struct RestorableState: ViewInvalidatingType, Sendable {
       /// Creates the invalidation.
       public nonisolated init() {}

@@ -1,5 +1,7 @@
-// AppKit re-exports CoreGraphics, and Foundation's NS geometry names for its types.
+// AppKit re-exports Foundation (and through it `NSObject`) and CoreGraphics, and Foundation's
+// NS geometry names for CoreGraphics' types.
 @_exported import CoreGraphics
+@_exported import Foundation
 
 /// Stand-in for Foundation's `NSPoint`, which AppKit re-exports.
 public typealias NSPoint = CGPoint

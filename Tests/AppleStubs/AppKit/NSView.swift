@@ -1,8 +1,8 @@
-/// Stand-in for AppKit's `NSResponder` (an `NSObject` subclass in the SDK).
+/// Stand-in for AppKit's `NSResponder`, an `NSObject` subclass as in the SDK.
 @MainActor
-open class NSResponder {
+open class NSResponder: NSObject {
   /// Creates a responder.
-  public init() {}
+  public override init() { super.init() }
 
   /// Marks the responder's restorable state as dirty.
   open func invalidateRestorableState() {}
@@ -37,6 +37,15 @@ open class NSView: NSResponder {
   /// - Parameter frameRect: The frame.
   public init(frame frameRect: NSRect) {
     frame = frameRect
+    super.init()
+  }
+
+  /// Creates a view from an archive. Required, as in the SDK: a subclass that declares an
+  /// initializer of its own must implement it too.
+  ///
+  /// - Parameter coder: The archive.
+  public required init?(coder: NSCoder) {
+    frame = .zero
     super.init()
   }
 

@@ -7,8 +7,9 @@
 
 @_exported import Glibc
 
-/// Darwin's lightweight lock (`os/lock.h`): a 32-bit word, zero when unlocked.
-public struct os_unfair_lock {
+/// Darwin's lightweight lock (`os/lock.h`): a 32-bit word, zero when unlocked. C's
+/// `struct os_unfair_lock_s`, with its typedef `os_unfair_lock`, as the SDK imports them.
+public struct os_unfair_lock_s {
   /// The lock word.
   public var _os_unfair_lock_opaque: UInt32
 
@@ -16,13 +17,20 @@ public struct os_unfair_lock {
   public init() { _os_unfair_lock_opaque = 0 }
 }
 
-/// The pointer type Darwin's lock functions take.
-public typealias os_unfair_lock_t = UnsafeMutablePointer<os_unfair_lock>
+/// The name C code uses for ``os_unfair_lock_s``.
+public typealias os_unfair_lock = os_unfair_lock_s
 
-/// Locks `lock`, waiting while another thread holds it.
+/// The pointer type Darwin's lock functions take.
+public typealias os_unfair_lock_t = UnsafeMutablePointer<os_unfair_lock_s>
+
+/// Locks `lock`, waiting while another thread holds it. Unavailable from async code, as
+/// `os/lock.h` marks it (`OS_SWIFT_UNAVAILABLE_FROM_ASYNC`).
+@available(*, noasync, message: "stand-in: os/lock.h marks os_unfair_lock_lock noasync")
 public func os_unfair_lock_lock(_ lock: os_unfair_lock_t) {}
 
-/// Unlocks `lock`; the caller must hold it.
+/// Unlocks `lock`; the caller must hold it. Unavailable from async code, as `os/lock.h`
+/// marks it.
+@available(*, noasync, message: "stand-in: os/lock.h marks os_unfair_lock_unlock noasync")
 public func os_unfair_lock_unlock(_ lock: os_unfair_lock_t) {}
 
 /// Whether the calling thread is the process's main thread (non-zero when it is).

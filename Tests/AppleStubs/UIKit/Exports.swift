@@ -1,2 +1,3 @@
-// UIKit re-exports CoreGraphics, as the SDK's does.
+// UIKit re-exports Foundation (and through it `NSObject`) and CoreGraphics, as the SDK's does.
 @_exported import CoreGraphics
+@_exported import Foundation

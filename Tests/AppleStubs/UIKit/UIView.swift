@@ -1,8 +1,8 @@
-/// Stand-in for UIKit's `UIResponder` (an `NSObject` subclass in the SDK).
+/// Stand-in for UIKit's `UIResponder`, an `NSObject` subclass as in the SDK.
 @MainActor
-open class UIResponder {
+open class UIResponder: NSObject {
   /// Creates a responder.
-  public init() {}
+  public override init() { super.init() }
 }
 
 /// Stand-in for UIKit's `UIView`: the members the package's sources use.
@@ -27,6 +27,15 @@ open class UIView: UIResponder {
   /// - Parameter frame: The frame.
   public init(frame: CGRect) {
     self.frame = frame
+    super.init()
+  }
+
+  /// Creates a view from an archive. Required, as in the SDK: a subclass that declares an
+  /// initializer of its own must implement it too.
+  ///
+  /// - Parameter coder: The archive.
+  public required init?(coder: NSCoder) {
+    frame = .zero
     super.init()
   }
 
