@@ -101,7 +101,7 @@ extension ThreadContext {
     var nodes: [AnyNode] = []
     swap(&nodes, &completionsAfterBatch)
     for node in nodes {
-      Engine.performInOrder(in: node.home) { Engine.complete(node) }
+      Engine.performInOrder(in: node.home, mayWait: false) { Engine.complete(node) }
     }
   }
 }

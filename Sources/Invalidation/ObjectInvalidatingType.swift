@@ -44,8 +44,12 @@ extension ObjectInvalidatingType {
   @usableFromInline
   func request<Owner: Invalidatable>(from owner: Owner, _ context: ThreadContext) {
     guard let object = owner as? Object else {
-      preconditionFailure(
-        "\(Self.self) invalidates \(Object.self), but the property belongs to \(Owner.self)")
+      Engine.misuse(
+        """
+        \(Self.self) invalidates \(Object.self), but the property belongs to \(Owner.self): \
+        list only invalidations written for \(Owner.self) (or a superclass of it) in its \
+        @ObjectInvalidating properties.
+        """)
     }
     object.invalidate(by: self, in: context) { object, invalidation in
       invalidation.invalidate(object: object)

@@ -112,7 +112,7 @@ public struct ViewInvalidating<Value: Equatable> {
         // that knows nothing of views (a generic binding). Debug builds catch that here, as
         // UIKit's Main Thread Checker does; release builds skip the check (it costs 30–40 ns).
         if !_MainThread.isCurrent {
-          preconditionFailure(
+          Engine.misuse(
             """
             A @ViewInvalidating property was set off the main actor. Views are main-actor \
             isolated: bind them with `bind(to: view, \\.property)` from the Invalidating \

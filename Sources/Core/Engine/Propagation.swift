@@ -210,7 +210,13 @@ extension Engine {
 
   /// Runs `change` as the drainer of `domain`: at once if the role is free (taking it) or
   /// already this thread's, otherwise queued behind the delivery under way.
-  package static func performInOrder(in domain: Domain, _ change: @escaping @Sendable () -> Void) {
+  ///
+  /// - Parameter mayWait: Whether the caller may wait for its turn when the domain is busy
+  ///   with others' changes (see ``Domain``); `false` where values are released (a `deinit`
+  ///   should not block).
+  package static func performInOrder(
+    in domain: Domain, mayWait: Bool = true, _ change: @escaping @Sendable () -> Void
+  ) {
     let context = ThreadContext.current
     let root = domain.lockRoot()
     if root.drainers.isEmpty {
@@ -221,11 +227,14 @@ extension Engine {
     } else if root.isDrained(onlyBy: context) {
       root.lock.unlock()
       change()
-    } else {
+    } else if mayWait {
       let mustWait = root.enqueue(
         .task(change, depth: root.cascadeDepth(of: context)), from: context)
       root.lock.unlock()
       if mustWait { waitForTurn(in: domain, context) }
+    } else {
+      root.queue.append(.task(change, depth: root.cascadeDepth(of: context)))
+      root.lock.unlock()
     }
   }
 

@@ -150,7 +150,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       context.completionsAfterBatch.append(self)
       return
     }
-    Engine.performInOrder(in: home) { [self] in Engine.complete(self) }
+    Engine.performInOrder(in: home, mayWait: false) { [self] in Engine.complete(self) }
   }
 }
 

@@ -121,9 +121,21 @@ open class HeadlessView: Invalidatable {
   ///   - view: The view to insert. It must not be the receiver or one of its ancestors.
   ///   - index: Its index in ``subviews`` once inserted; `0` is the back.
   open func insertSubview(_ view: HeadlessView, at index: Int) {
-    precondition(!isDescendant(of: view), "a view cannot be a subview of itself or a descendant")
+    if isDescendant(of: view) {
+      Engine.misuse(
+        """
+        A view cannot be a subview of itself or of one of its own subviews: remove it from \
+        its place in the hierarchy first, or add a different view.
+        """)
+    }
     view.detach()
-    precondition(subviews.indices.contains(index) || index == subviews.count, "index out of range")
+    if !(0...subviews.count).contains(index) {
+      Engine.misuse(
+        """
+        insertSubview(_:at:) was given index \(index) for a view with \(subviews.count) \
+        subviews: the index must be between 0 and \(subviews.count) (addSubview appends).
+        """)
+    }
     subviews.insert(view, at: index)
     view.superview = self
     if view.subtreeNeedsFlush { propagateFlushRequest() }

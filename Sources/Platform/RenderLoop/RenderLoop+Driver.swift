@@ -1,3 +1,5 @@
+import InvalidatingCore
+
 extension RenderLoop {
   /// The periodic driver's task, with an identity so that a finished driver does not clear
   /// the record of a newer one.
@@ -20,7 +22,13 @@ extension RenderLoop {
   ///   - framesPerSecond: The tick rate; greater than zero.
   ///   - frames: How many ticks to run, or `nil` to run until cancelled.
   public func run(framesPerSecond: Double, frames: Int? = nil) async {
-    precondition(framesPerSecond > 0, "the frame rate must be positive")
+    if !(framesPerSecond > 0 && framesPerSecond.isFinite) {
+      Engine.misuse(
+        """
+        RenderLoop.run was given \(framesPerSecond) frames per second: the frame rate must be \
+        a positive, finite number (60 is UIKit's usual rate).
+        """)
+    }
     let interval = UInt64((1_000_000_000 / framesPerSecond).rounded())
     var remaining = frames ?? .max
     while remaining > 0, !Task.isCancelled {
