@@ -13,7 +13,9 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   // Safe: the closures are immutable and `@Sendable`; other state as for AnyNode.
 
   /// The operator's computation, as described above.
-  @usableFromInline let compute: @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
+  /// (A `var` only so that `deinit` can let it go early; see there.)
+  @exclusivity(unchecked) @usableFromInline var compute:
+    @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
   /// The domain's write count, and whether it was settled, when the first value was computed.
   @usableFromInline let creationStamp: (writes: UInt64, settled: Bool)
 
@@ -71,6 +73,17 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   package static func stage(_ value: Value, on node: AnyNode) -> Bool {
     unsafeDowncast(node, to: DerivedNode<Value>.self).stage(value)
     return true
+  }
+
+  deinit {
+    // A chain of derived nodes would otherwise free itself recursively, one stack frame per
+    // node: the inputs die with this node's closures, which capture them. So the inputs are
+    // handed to the thread's release loop first, the closures let go here (their references
+    // are not the last), and the loop, run by the outermost such deinit, frees the inputs.
+    Engine.releaseInputs(of: self) {
+      compute = { _, _ in nil }
+      steps = .released
+    }
   }
 
   /// The value computed from the newest writes at `pulledStamp` (the domain's write count), for

@@ -56,7 +56,8 @@ package class AnyNode: @unchecked Sendable {
   @usableFromInline final let holdsPlainData: Bool
 
   /// The node's steps of a delivery, specialized for its value type.
-  @usableFromInline final let steps: NodeSteps
+  /// (A `var` only so that a derived node's `deinit` can let it go early.)
+  @exclusivity(unchecked) @usableFromInline final var steps: NodeSteps
 
   @usableFromInline
   init(home: Domain, isSource: Bool, holdsPlainData: Bool, steps: NodeSteps) {
@@ -81,12 +82,6 @@ package class AnyNode: @unchecked Sendable {
       if _fastPath(!domain.isForwarded) { return body(domain) }
       return body(domain.lockForwardedRoot())
     }
-  }
-
-  deinit {
-    // A chain of derived nodes would otherwise free itself recursively, one stack frame per
-    // node: the inputs are let go by a loop instead.
-    if !inputs.isEmpty { Engine.release(inputs) }
   }
 
   // MARK: Overridden by value-carrying subclasses
@@ -152,6 +147,19 @@ struct NodeSteps: Sendable {
     self.commit = commit
     self.deliver = deliver
     self.removeSinkAndUnlock = removeSinkAndUnlock
+  }
+}
+
+extension NodeSteps {
+  /// Steps that do nothing, for a node being freed: its own steps' closures may capture its
+  /// inputs, which must not be let go from inside its `deinit` (see `Engine.releaseInputs`).
+  static var released: NodeSteps {
+    NodeSteps(
+      recompute: { _ in false }, commit: { _, _ in }, deliver: { _, _ in },
+      removeSinkAndUnlock: { _, _, root in
+        root.lock.unlock()
+        return false
+      })
   }
 }
 
