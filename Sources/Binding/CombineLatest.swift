@@ -52,11 +52,15 @@ extension Property where Value == Never {
   public static func combineLatest<First, Second>(
     _ first: Property<First>, _ second: Property<Second>
   ) -> Property<(First, Second)> {
-    let a = first.node
-    let b = second.node
+    // Unretained: kept alive by the node's inputs (see `map`).
+    let a = Unmanaged.passUnretained(first.node)
+    let b = Unmanaged.passUnretained(second.node)
     return ._derived(
-      from: [a, b], compute: { mode, _ in (a.read(mode), b.read(mode)) },
-      deliver: { DerivedNode.stage((a.read(.delivery), b.read(.delivery)), on: $0) })
+      from: [first.node, second.node],
+      compute: { mode, _ in (ValueNode.read(a, mode), ValueNode.read(b, mode)) },
+      deliver: {
+        DerivedNode.stage((ValueNode.read(a, .delivery), ValueNode.read(b, .delivery)), on: $0)
+      })
   }
 
   /// ``combineLatest(_:)`` of three properties, spelled out for speed like
@@ -71,13 +75,21 @@ extension Property where Value == Never {
   public static func combineLatest<First, Second, Third>(
     _ first: Property<First>, _ second: Property<Second>, _ third: Property<Third>
   ) -> Property<(First, Second, Third)> {
-    let a = first.node
-    let b = second.node
-    let c = third.node
+    // Unretained: kept alive by the node's inputs (see `map`).
+    let a = Unmanaged.passUnretained(first.node)
+    let b = Unmanaged.passUnretained(second.node)
+    let c = Unmanaged.passUnretained(third.node)
     return ._derived(
-      from: [a, b, c], compute: { mode, _ in (a.read(mode), b.read(mode), c.read(mode)) },
+      from: [first.node, second.node, third.node],
+      compute: { mode, _ in
+        (ValueNode.read(a, mode), ValueNode.read(b, mode), ValueNode.read(c, mode))
+      },
       deliver: {
-        DerivedNode.stage((a.read(.delivery), b.read(.delivery), c.read(.delivery)), on: $0)
+        DerivedNode.stage(
+          (
+            ValueNode.read(a, .delivery), ValueNode.read(b, .delivery), ValueNode.read(c, .delivery)
+          ),
+          on: $0)
       })
   }
 }

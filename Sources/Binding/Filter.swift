@@ -24,12 +24,12 @@ extension Property {
     initial: Value,
     _ isIncluded: @escaping @Sendable (Value) -> Bool
   ) -> Property<Value> {
-    let input = node
+    let input = Unmanaged.passUnretained(node)  // kept alive by the node's inputs (see `map`)
     // Safe: `initial` is only read when `previous` is nil, which is the creation call, made
     // synchronously on this thread before `_derived` returns.
     nonisolated(unsafe) let initial = initial
-    return ._derived(from: [input]) { mode, previous in
-      let value = input.read(mode)
+    return ._derived(from: [node]) { mode, previous in
+      let value = ValueNode.read(input, mode)
       if isIncluded(value) { return value }
       return previous == nil ? initial : nil
     }

@@ -25,7 +25,8 @@ extension Property {
   public func flatMapLatest<Inner>(
     _ transform: @escaping @Sendable (Value) -> Property<Inner>
   ) -> Property<Inner> {
-    let outer = node
+    // Unretained: the node's inputs always include `outer` (see `map`).
+    unowned(unsafe) let outer = node
     // The first inner property and the first value come from what has been delivered, not
     // from the newest writes: created inside a batch, the node's edges and its value then
     // describe the same state, and the batch's delivery switches it if the outer value moved.

@@ -22,9 +22,12 @@ extension Property {
   public func map<Transformed>(
     _ transform: @escaping @Sendable (Value) -> Transformed
   ) -> Property<Transformed> {
-    let input = node
+    // Unretained: the derived node's `inputs` keep it alive for as long as the closures can
+    // run, a retained capture would make freeing a long chain recurse, and reading through
+    // `Unmanaged` costs no reference counting.
+    let input = Unmanaged.passUnretained(node)
     return ._derived(
-      from: [input], compute: { mode, _ in transform(input.read(mode)) },
-      deliver: { DerivedNode.stage(transform(input.read(.delivery)), on: $0) })
+      from: [node], compute: { mode, _ in transform(ValueNode.read(input, mode)) },
+      deliver: { DerivedNode.stage(transform(ValueNode.read(input, .delivery)), on: $0) })
   }
 }

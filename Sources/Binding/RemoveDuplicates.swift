@@ -19,9 +19,9 @@ extension Property {
   public func removeDuplicates(
     by isDuplicate: @escaping @Sendable (Value, Value) -> Bool
   ) -> Property<Value> {
-    let input = node
-    return ._derived(from: [input]) { mode, previous in
-      let value = input.read(mode)
+    let input = Unmanaged.passUnretained(node)  // kept alive by the node's inputs (see `map`)
+    return ._derived(from: [node]) { mode, previous in
+      let value = ValueNode.read(input, mode)
       if let previous, isDuplicate(previous, value) { return nil }
       return value
     }
@@ -39,9 +39,9 @@ extension Property where Value: Equatable & SendableMetatype {
   /// - Complexity: O(1) per change, plus one `==`.
   @inlinable
   public func removeDuplicates() -> Property<Value> {
-    let input = node
-    return ._derived(from: [input]) { mode, previous in
-      let value = input.read(mode)
+    let input = Unmanaged.passUnretained(node)  // kept alive by the node's inputs (see `map`)
+    return ._derived(from: [node]) { mode, previous in
+      let value = ValueNode.read(input, mode)
       return previous == value ? nil : value
     }
   }

@@ -13,9 +13,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   // Safe: the closures are immutable and `@Sendable`; other state as for AnyNode.
 
   /// The operator's computation, as described above.
-  /// (A `var` only so that `deinit` can let it go early; see there.)
-  @exclusivity(unchecked) @usableFromInline var compute:
-    @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
+  @usableFromInline let compute: @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
   /// The domain's write count, and whether it was settled, when the first value was computed.
   @usableFromInline let creationStamp: (writes: UInt64, settled: Bool)
 
@@ -77,13 +75,10 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
   deinit {
     // A chain of derived nodes would otherwise free itself recursively, one stack frame per
-    // node: the inputs die with this node's closures, which capture them. So the inputs are
-    // handed to the thread's release loop first, the closures let go here (their references
-    // are not the last), and the loop, run by the outermost such deinit, frees the inputs.
-    Engine.releaseInputs(of: self) {
-      compute = { _, _ in nil }
-      steps = .released
-    }
+    // node: the inputs are handed to the thread's release loop instead, which the outermost
+    // such deinit runs. (The operators' closures hold the inputs unretained, so `inputs`
+    // holds the only references this node has to them.)
+    Engine.releaseInputs(of: self)
   }
 
   /// The value computed from the newest writes at `pulledStamp` (the domain's write count), for

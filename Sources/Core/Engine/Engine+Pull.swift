@@ -44,14 +44,13 @@ extension Engine {
 
   /// Lets the inputs of `node`, a node being freed, go from a loop rather than from inside
   /// its `deinit`, so freeing a chain takes constant stack: the inputs join the thread's
-  /// release list, `dropReferences` lets go of what else refers to them, and the outermost
-  /// call runs the loop, in which the deinits of the nodes it frees only add to the list.
-  static func releaseInputs(of node: AnyNode, _ dropReferences: () -> Void) {
+  /// release list, and the outermost call runs the loop, in which the deinits of the nodes it
+  /// frees only add to the list.
+  static func releaseInputs(of node: AnyNode) {
     guard !node.inputs.isEmpty else { return }
     ThreadContext.withCurrent { context in
       context.releasing.append(node.inputs)
       node.inputs = []
-      dropReferences()
       guard !context.isReleasing else { return }
       context.isReleasing = true
       while let next = context.releasing.popLast() { _ = next }

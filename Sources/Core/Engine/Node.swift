@@ -56,8 +56,7 @@ package class AnyNode: @unchecked Sendable {
   @usableFromInline final let holdsPlainData: Bool
 
   /// The node's steps of a delivery, specialized for its value type.
-  /// (A `var` only so that a derived node's `deinit` can let it go early.)
-  @exclusivity(unchecked) @usableFromInline final var steps: NodeSteps
+  @usableFromInline final let steps: NodeSteps
 
   @usableFromInline
   init(home: Domain, isSource: Bool, holdsPlainData: Bool, steps: NodeSteps) {
@@ -147,19 +146,6 @@ struct NodeSteps: Sendable {
     self.commit = commit
     self.deliver = deliver
     self.removeSinkAndUnlock = removeSinkAndUnlock
-  }
-}
-
-extension NodeSteps {
-  /// Steps that do nothing, for a node being freed: its own steps' closures may capture its
-  /// inputs, which must not be let go from inside its `deinit` (see `Engine.releaseInputs`).
-  static var released: NodeSteps {
-    NodeSteps(
-      recompute: { _ in false }, commit: { _, _ in }, deliver: { _, _ in },
-      removeSinkAndUnlock: { _, _, root in
-        root.lock.unlock()
-        return false
-      })
   }
 }
 
@@ -319,7 +305,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   /// Publishes the staged value and captures the sinks to run. Role, under the lock.
   ///
   /// - Parameter settled: The domain's settled stamp with this change committed.
-  @inlinable
+  @inlinable @inline(__always)
   final func commitStaged(settled: UInt64) {
     if hasStaged {
       if _isPOD(Value.self) {

@@ -73,10 +73,6 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       return
     }
     Engine.takeRole(of: root, context)
-    // A write made from inside another delivery (a sink writing this source) is one step
-    // further down that delivery's cascade.
-    let outerDepth = context.eventDepth
-    if _slowPath(context.rolesHeld > 1) { context.eventDepth = outerDepth &+ 1 }
     var previousStaged = value
     swap(&staged, &previousStaged)
     if _fastPath(downstream.isEmpty) {
@@ -93,14 +89,21 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       }
       withExtendedLifetime(previousDelivered) {}
     } else {
-      hasStaged = true
-      root.unsettled += 1
-      root.lock.unlock()
-      Engine.deliverWrite(of: self, context)
+      writeThroughDerived(root, context)
     }
     withExtendedLifetime((previousLatest, previousStaged)) {}
-    context.eventDepth = outerDepth
     Engine.finishDrain(of: root, context)
+  }
+
+  /// `write(_:lockedRoot:_:)` for a source that values are derived from, with the value staged
+  /// and the role taken: propagate it. Unlocks. (Out of line, so that the common case's body
+  /// stays small enough to be inlined.)
+  @usableFromInline
+  func writeThroughDerived(_ root: Domain, _ context: ThreadContext) {
+    hasStaged = true
+    root.unsettled += 1
+    root.lock.unlock()
+    Engine.deliverWrite(of: self, context)
   }
 
   /// `write(_:lockedRoot:_:)` while the role is taken: queue the value for the drainer, and
