@@ -25,7 +25,7 @@ public func batch<Result>(_ body: () throws -> Result) rethrows -> Result {
   defer {
     context.batchDepth -= 1
     if context.batchDepth == 0 {
-      if !context.batchTouched.isEmpty { context.commitBatch() }
+      if !context.batchTouched.isEmpty || !context.batchEvents.isEmpty { context.commitBatch() }
       if !context.completionsAfterBatch.isEmpty { context.completeAfterBatch() }
     }
     context.endScope()
@@ -34,8 +34,9 @@ public func batch<Result>(_ body: () throws -> Result) rethrows -> Result {
 }
 
 extension ThreadContext {
-  /// Queues one event per domain holding the batch's latest values, then delivers the domains
-  /// whose drainer role is free.
+  /// Queues one event per domain holding the batch's latest values, then every event the batch
+  /// emitted, each on its own and in order, then delivers the domains whose drainer role is
+  /// free: state first, then the events.
   func commitBatch() {
     var touched: ContiguousArray<AnyNode> = []
     swap(&touched, &batchTouched)
@@ -87,6 +88,7 @@ extension ThreadContext {
         }
         root.lock.unlock()
       }
+      queueBatchEvents(claiming: &claimed, waits: &waits, mayWait: mayWait)
       if !session.sources.isEmpty {
         session.spansDomains = claimed.count > 1
         Engine.deliverEvent(session, self)
@@ -94,6 +96,35 @@ extension ThreadContext {
     }
     for root in claimed { Engine.finishDrain(of: root, self) }
     for domain in waits { Engine.waitForTurnAfterBatch(in: domain, self) }
+  }
+
+  /// Queues the events of the batch that just ended, in the order they were emitted, taking
+  /// the free drainer role of their domains (their queue is delivered when the role is given
+  /// up); notes the busy domains the thread may have to wait for.
+  private func queueBatchEvents(
+    claiming claimed: inout [Domain], waits: inout [Domain], mayWait: Bool
+  ) {
+    guard !batchEvents.isEmpty else { return }
+    var events: [(source: AnyNode, queue: () -> Void)] = []
+    swap(&events, &batchEvents)
+    for (source, queue) in events {
+      let root = source.home.lockRoot()
+      if root.drainers.isEmpty {
+        Engine.takeRole(of: root, self)
+        claimed.append(root)
+      }
+      queue()
+      root.queue.append(.write(source, closesEvent: true, depth: root.cascadeDepth(of: self)))
+      if mayWait && !root.isDrained(onlyBy: self)
+        && (root.isClosing || root.queue.count >= Engine.handOverLimit)
+        && !waits.contains(where: { $0 === root })
+      {
+        waits.append(root)
+      }
+      root.lock.unlock()
+    }
+    events.removeAll(keepingCapacity: true)
+    swap(&events, &batchEvents)
   }
 
   /// Completes the sources whose owners went away inside the batch that just ended.

@@ -55,14 +55,22 @@ package class AnyNode: @unchecked Sendable {
   /// with no sinks to run needs no delivery step at all.
   @usableFromInline final let holdsPlainData: Bool
 
+  /// Whether the node carries events rather than state (see `ValueNode.eventSteps`): its value
+  /// is an optional that holds the event only while it is delivered, and every event is
+  /// delivered on its own, also inside a batch (rule 10: state coalesces, events do not).
+  @usableFromInline final let carriesEvents: Bool
+
   /// The node's steps of a delivery, specialized for its value type.
   @usableFromInline final let steps: NodeSteps
 
   @usableFromInline
-  init(home: Domain, isSource: Bool, holdsPlainData: Bool, steps: NodeSteps) {
+  init(
+    home: Domain, isSource: Bool, holdsPlainData: Bool, carriesEvents: Bool, steps: NodeSteps
+  ) {
     self.home = home
     self.isSource = isSource
     self.holdsPlainData = holdsPlainData
+    self.carriesEvents = carriesEvents
     self.steps = steps
   }
 
@@ -225,11 +233,13 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline final var hasCatchingUpSinks = false
 
   @usableFromInline
-  init(home: Domain, value: Value, isSource: Bool, steps: NodeSteps) {
+  init(home: Domain, value: Value, isSource: Bool, carriesEvents: Bool = false, steps: NodeSteps) {
     delivered = value
     staged = value
+    // An event node always has a delivery step: it forgets the event after delivering it.
     super.init(
-      home: home, isSource: isSource, holdsPlainData: _isPOD(Value.self), steps: steps)
+      home: home, isSource: isSource, holdsPlainData: _isPOD(Value.self) && !carriesEvents,
+      carriesEvents: carriesEvents, steps: steps)
   }
 
   /// The steps of a node of this type, with `recompute` supplied by the kind of node.
@@ -242,6 +252,35 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
       removeSinkAndUnlock: {
         unsafeDowncast($0, to: ValueNode<Value>.self).removeSinkAndUnlock(id: $1, root: $2)
       })
+  }
+
+  /// The steps of an event node (one whose value is `nil` at rest): after its sinks ran, the
+  /// delivery step lets the event go, so no event outlives its delivery.
+  @inlinable
+  static func eventSteps<Event>(recompute: @escaping @Sendable (AnyNode) -> Bool) -> NodeSteps
+  where Value == Event? {
+    NodeSteps(
+      recompute: recompute,
+      commit: { unsafeDowncast($0, to: ValueNode<Value>.self).commitStaged(settled: $1) },
+      deliver: {
+        let node = unsafeDowncast($0, to: ValueNode<Value>.self)
+        node.deliverCommitted($1)
+        node.forgetEvent()
+      },
+      removeSinkAndUnlock: {
+        unsafeDowncast($0, to: ValueNode<Value>.self).removeSinkAndUnlock(id: $1, root: $2)
+      })
+  }
+
+  /// Lets the event just delivered go: the node rests at `nil` again. Role.
+  @usableFromInline
+  final func forgetEvent<Event>() where Value == Event? {
+    var event: Value = nil
+    staged = nil
+    let root = home.lockRoot()
+    swap(&delivered, &event)
+    root.lock.unlock()
+    withExtendedLifetime(event) {}  // the event dies here, outside the lock
   }
 
   /// The value for a derived node computing in `mode`.

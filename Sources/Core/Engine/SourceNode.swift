@@ -17,6 +17,16 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       home: Domain(), value: value, isSource: true, steps: Self.steps(recompute: { _ in false }))
   }
 
+  /// Creates a source of events in a domain of its own: it rests at `nil` and delivers each
+  /// value passed to `emit(_:)` on its own.
+  @inlinable
+  package init<Event>(events: Event.Type) where Value == Event? {
+    latest = nil
+    super.init(
+      home: Domain(), value: nil, isSource: true, carriesEvents: true,
+      steps: Self.eventSteps(recompute: { _ in false }))
+  }
+
   /// The newest value written, as `currentValue()` returns it for a source, for callers that
   /// know they hold a source (a relay): no check of the node's kind, and no reference-count
   /// traffic from converting to the superclass.
@@ -116,6 +126,62 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     let mustWait = root.enqueue(.write(self, closesEvent: true, depth: depth), from: context)
     root.lock.unlock()
     if mustWait { Engine.waitForTurn(in: home, context) }
+  }
+
+  /// Delivers `event` to every affected sink (a source of events, see `init(events:)`): at once
+  /// outside a batch, like `write(_:)`, but never coalesced with other events (inside a batch
+  /// each is delivered on its own, in order, when the batch ends) and never kept once
+  /// delivered.
+  ///
+  /// - Complexity: O(affected sinks + affected derived nodes); no allocation once warmed up,
+  ///   outside a batch.
+  @inlinable
+  package func emit<Event>(_ event: Event) where Value == Event? {
+    ThreadContext.withCurrent { context in
+      if _slowPath(context.batchDepth > 0) {
+        emitInBatch(event, context)
+        return
+      }
+      withRootLocked { root in emit(event, lockedRoot: root, context) }
+    }
+  }
+
+  /// The body of `emit(_:)`, entered with `root`'s lock held.
+  @inlinable @inline(__always)
+  func emit<Event>(_ event: Event, lockedRoot root: Domain, _ context: ThreadContext)
+  where Value == Event? {
+    root.writeCount &+= 1
+    guard root.drainers.isEmpty else {
+      writeWhileDelivering(event, lockedRoot: root, context)
+      return
+    }
+    Engine.takeRole(of: root, context)
+    if _fastPath(downstream.isEmpty) {
+      // Straight to the sinks, without keeping the event anywhere.
+      changeCount &+= 1
+      if sinks.isEmpty {
+        root.lock.unlock()
+      } else {
+        let entries = _slowPath(hasCatchingUpSinks) ? sinksCaughtUp(by: root.settledStamp) : sinks
+        root.lock.unlock()
+        run(entries, with: event, context)
+      }
+    } else {
+      staged = event
+      writeThroughDerived(root, context)
+    }
+    Engine.finishDrain(of: root, context)
+  }
+
+  /// `emit(_:)` inside a batch: the event waits in the thread's batch, in order with the
+  /// batch's other events, and is queued for delivery when the batch ends.
+  @usableFromInline
+  func emitInBatch<Event>(_ event: Event, _ context: ThreadContext) where Value == Event? {
+    let root = home.lockRoot()
+    root.writeCount &+= 1
+    root.unsettled += 1
+    root.lock.unlock()
+    context.batchEvents.append((self, { [self] in pending.append(event) }))
   }
 
   @usableFromInline

@@ -19,6 +19,9 @@ package final class ThreadContext {
   /// Sources written inside the open batch, in first-write order.
   @exclusivity(unchecked) var batchTouched: ContiguousArray<AnyNode> = []
   @exclusivity(unchecked) var batchTouchedSet: Set<ObjectIdentifier> = []
+  /// Events emitted inside the open batch, in order: each event's source, and what queues the
+  /// event on it (called with the source's lock held when the batch ends).
+  @exclusivity(unchecked) var batchEvents: [(source: AnyNode, queue: () -> Void)] = []
   /// Sources whose owner went away inside the open batch; they complete when it ends.
   @exclusivity(unchecked) var completionsAfterBatch: [AnyNode] = []
   /// Nesting depth of invalidation scopes (batches and deliveries).
