@@ -72,7 +72,7 @@ struct CapturedCallerTests {
     let residentBefore = Sustained.residentBytes()
     let peakResident = Maximum()
 
-    let finished = runConcurrently(threads: 2, timeout: 600) { thread in
+    let finished = runConcurrently(threads: 2, timeout: 60 * Sustained.slowdown) { thread in
       if thread == 0 {
         for value in 1...Self.producerWrites { relay.accept(value) }
         producerDone.store(true, ordering: .releasing)

@@ -15,10 +15,14 @@ struct DeepChainTests {
   @Test("10,000 maps on a thread with a 512 KiB stack: read in a batch, delivered, released")
   func tenThousandMapsOnASmallStack() async {
     await #expect(processExitsWith: .success) {
-      Sustained.onThread(stackSize: 512 * 1024) {
+      let finished = Sustained.onThread(stackSize: 512 * 1024, timeout: 20) {
         let outcome = DeepChainTests.exercise(links: 10_000)
         print("sustained: \(outcome)")
         if !outcome.isCorrect { exit(1) }
+      }
+      if !finished {
+        print("sustained: deep chain timed out (a hang, or far more than linear time)")
+        exit(1)
       }
     }
   }
@@ -29,7 +33,7 @@ struct DeepChainTests {
     let result = await #expect(
       processExitsWith: .success, observing: [\.standardOutputContent]
     ) {
-      Sustained.onThread(stackSize: 8 * 1024 * 1024) {
+      let finished = Sustained.onThread(stackSize: 8 * 1024 * 1024, timeout: 20) {
         // A tenth of the links first: ten times the links may take at most 25 times as long.
         let links = Sustained.isUnderThreadSanitizer ? 30_000 : 100_000
         let short = DeepChainTests.exercise(links: links / 10)
@@ -37,6 +41,10 @@ struct DeepChainTests {
         let ratio = long.seconds / max(short.seconds, 1e-6)
         print("sustained: \(long); \(short); ratio \(Int(ratio))")
         if !short.isCorrect || !long.isCorrect || ratio > 25 { exit(1) }
+      }
+      if !finished {
+        print("sustained: deep chain timed out (a hang, or far more than linear time)")
+        exit(1)
       }
     }
     let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)

@@ -27,7 +27,7 @@ struct ReentrancyUnderLoadTests {
         }
       }
       let target = Engine.reentrancyLimit + Engine.reentrancyLimit / 5
-      let finished = runConcurrently(threads: 2, timeout: 600) { thread in
+      let finished = runConcurrently(threads: 2, timeout: 60 * Sustained.slowdown) { thread in
         var step = thread
         while corrections.value < target && step < 10_000_000 {
           relay.accept(step % 20)
@@ -64,7 +64,7 @@ struct ReentrancyUnderLoadTests {
         },
       ]
       let target = Engine.reentrancyLimit + Engine.reentrancyLimit / 5
-      let finished = runConcurrently(threads: 2, timeout: 600) { thread in
+      let finished = runConcurrently(threads: 2, timeout: 60 * Sustained.slowdown) { thread in
         var step = thread
         while corrections.value < target && step < 10_000_000 {
           input.accept(step % 20)

@@ -40,8 +40,15 @@ enum Sustained {
     Double(DispatchTime.now().uptimeNanoseconds) / 1e9
   }
 
-  /// Runs `body` on a new thread with a stack of `stackSize` bytes and waits for it.
-  static func onThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
+  /// Runs `body` on a new thread with a stack of `stackSize` bytes and waits for it, at most
+  /// `timeout` seconds (scaled by ``slowdown``).
+  ///
+  /// - Returns: Whether `body` finished in time; `false` means it hung or took far longer than
+  ///   linear time, which the caller reports.
+  @discardableResult
+  static func onThread(
+    stackSize: Int, timeout: Double = 60, _ body: @escaping @Sendable () -> Void
+  ) -> Bool {
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
       body()
@@ -49,7 +56,7 @@ enum Sustained {
     }
     thread.stackSize = stackSize
     thread.start()
-    done.wait()
+    return done.wait(timeout: .now() + timeout * slowdown) == .success
   }
 }
 
