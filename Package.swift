@@ -45,6 +45,10 @@ let package = Package(
       path: "Demo/DashboardApp"),
     .executableTarget(
       name: "invalidating-benchmarks", dependencies: ["Invalidating"], path: "Benchmarks"),
+    // Makes one misuse by name; scripts/check-misuse-messages runs it from a release build to
+    // check that every misuse stop names the mistake there too (rule 13).
+    .executableTarget(
+      name: "invalidating-misuse-probe", dependencies: ["Invalidating"], path: "Tests/MisuseProbe"),
     .target(
       name: "InvalidatingTestSupport", dependencies: ["InvalidatingCore"],
       path: "Tests/Support"),

@@ -1,3 +1,4 @@
+import Foundation
 import Invalidating
 import InvalidatingDashboard
 import Testing
@@ -91,6 +92,51 @@ import Testing
     #expect(throws: DashboardOptions.UsageError(description: "--frames needs a value")) {
       try DashboardOptions(parsing: ["--frames"])
     }
+  }
+
+  @Test(arguments: ["inf", "-inf", "nan", "1e19", "1e300", "1e10", "3600.5", "-0.5"])
+  func anIntervalThatIsNotANumberOfSecondsUpToAnHourIsRefused(interval: String) {
+    #expect(
+      throws: DashboardOptions.UsageError(
+        description: "--interval needs a number of seconds from 0 to 3600")
+    ) {
+      try DashboardOptions(parsing: ["--interval", interval])
+    }
+  }
+
+  @Test func theIntervalsAtEitherEndOfTheRangeAreAccepted() throws {
+    #expect(try DashboardOptions(parsing: ["--interval", "0"]).interval == 0)
+    #expect(try DashboardOptions(parsing: ["--interval", "3600"]).interval == 3600)
+    #expect(DashboardOptions.usage.contains("--interval SECONDS  time between readings, 0 to 3600"))
+  }
+
+  @Test(arguments: ["inf", "1e19", "1e300", "1e10"])
+  func theCommandRefusesAnAbsurdIntervalWithExitStatus2(interval: String) throws {
+    // The command as a user runs it: it used to stop on "Double value cannot be converted to
+    // Int" (inf, 1e19, 1e300) or sleep until killed (1e10).
+    let (status, errors) = try Self.runDashboard(["--simulated", "--interval", interval])
+    #expect(status == 2)
+    #expect(
+      errors.hasPrefix(
+        "invalidating-dashboard: --interval needs a number of seconds from 0 to 3600\n"))
+    #expect(errors.contains("usage: invalidating-dashboard"))
+  }
+
+  /// Runs the demo's executable, built next to the test runner, with `arguments`; returns its
+  /// exit status and what it wrote to standard error.
+  private static func runDashboard(_ arguments: [String]) throws -> (Int32, String) {
+    let runner = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    let binaries = runner.resolvingSymlinksInPath().deletingLastPathComponent()
+    let process = Process()
+    process.executableURL = binaries.appendingPathComponent("invalidating-dashboard")
+    process.arguments = arguments
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let data = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 
   private static func trimmingTrailingSpaces(_ line: Substring) -> String {

@@ -2,8 +2,12 @@
 public struct DashboardOptions: Hashable, Sendable {
   /// How many frames to draw before exiting, when not live.
   public var frames = 5
-  /// Seconds between readings.
+  /// Seconds between readings, within ``intervals``.
   public var interval = 1.0
+  /// The intervals `--interval` accepts, in seconds: no wait at all, up to an hour. Beyond it
+  /// a dashboard shows nothing useful, and the sleep and poll calls take whole numbers that
+  /// an unbounded value (`inf`, `1e300`) does not fit in.
+  public static let intervals: ClosedRange<Double> = 0...3600
   /// Whether to run full-screen until `q` is pressed.
   public var live = false
   /// The directory to read instead of `/proc`: a recorded copy, for example.
@@ -26,7 +30,7 @@ public struct DashboardOptions: Hashable, Sendable {
     On exit it prints what the engine did: writes, invalidations and renders.
 
       --frames N          frames to draw before exiting (default 5)
-      --interval SECONDS  time between readings (default 1)
+      --interval SECONDS  time between readings, 0 to 3600 (default 1)
       --live              full screen, redrawing until q is pressed
       --proc PATH         read PATH instead of /proc (a recorded copy of it)
       --simulated         use made-up readings
@@ -65,8 +69,10 @@ public struct DashboardOptions: Hashable, Sendable {
         }
         self.frames = frames
       case "--interval":
-        guard let interval = Double(try value(of: argument)), interval >= 0 else {
-          throw UsageError(description: "--interval needs a number of seconds, 0 or more")
+        // `Double` also parses "inf" and "nan"; the range refuses both.
+        guard let interval = Double(try value(of: argument)), Self.intervals.contains(interval)
+        else {
+          throw UsageError(description: "--interval needs a number of seconds from 0 to 3600")
         }
         self.interval = interval
       case "--live": live = true
