@@ -20,10 +20,12 @@ struct CapturedCallerTests {
   static let producerWrites = Sustained.isUnderThreadSanitizer ? 30_000 : 100_000
   /// Calls the second thread makes at most, while the producer writes.
   static let probeCalls = 20_000
-  /// How many events beyond those queued before it one call may deliver.
-  static let deliveryBound = 1_000
-  /// How long the hand-over queue may grow.
-  static let queueBound = 10_000
+  /// How many events beyond those queued before it one call may deliver: the contract's bound
+  /// (rule 9) is what others queue before the call's snapshot of the queue, at most
+  /// `Engine.handOverLimit`, plus one change per thread waiting for its turn (here, one).
+  static let deliveryBound = Engine.handOverLimit + 1
+  /// How long the hand-over queue may grow: the limit, plus one change per waiting thread.
+  static let queueBound = Engine.handOverLimit + 2
 
   enum Call: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case accept = "relay.accept(-1)"
