@@ -65,7 +65,10 @@ let misuses: [Misuse] = [
     selector.accept(1)
     token.cancel()
   },
-  Misuse(name: "derived-node-without-inputs", expected: "A derived value needs at least one input property") {
+  Misuse(
+    name: "derived-node-without-inputs",
+    expected: "A derived value needs at least one input property"
+  ) {
     _ = DerivedNode<Int>(inputs: []) { _, _ in 0 }
   },
   Misuse(
@@ -81,14 +84,17 @@ let misuses: [Misuse] = [
     NotAFragment().value = 1
   },
   Misuse(
-    name: "subview-of-itself", expected: "A view cannot be a subview of itself or of one of its own subviews"
+    name: "subview-of-itself",
+    expected: "A view cannot be a subview of itself or of one of its own subviews"
   ) {
     let parent = HeadlessView()
     let child = HeadlessView()
     parent.addSubview(child)
     child.addSubview(parent)
   },
-  Misuse(name: "subview-index-out-of-range", expected: "was given index 1 for a view with 0 subviews") {
+  Misuse(
+    name: "subview-index-out-of-range", expected: "was given index 1 for a view with 0 subviews"
+  ) {
     HeadlessView().insertSubview(HeadlessView(), at: 1)
   },
   Misuse(name: "zero-frame-rate", expected: "the frame rate must be a positive, finite number") {
