@@ -74,7 +74,7 @@ public final class BehaviorRelay<Value> {
   ///   with itself.
   /// - Returns: The token that keeps the subscription alive: cancel or release it to stop.
   @inlinable
-  public func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> Subscription {
+  public func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> SubscriptionToken {
     node.subscribe(emitsCurrentValue: true, sink)
   }
 

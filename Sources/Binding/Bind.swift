@@ -22,7 +22,7 @@ extension Property {
   /// - Returns: The token that keeps the binding alive.
   public func bind<Object: AnyObject>(
     to object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Value>
-  ) -> Subscription {
+  ) -> SubscriptionToken {
     let target = _WeakTarget(object, keyPath)
     return subscribeWhile { target.assign($0) }
   }
@@ -39,7 +39,7 @@ extension Property {
   ///
   /// - Parameter relay: The relay to feed. Held weakly: the binding ends once it is released.
   /// - Returns: The token that keeps the binding alive.
-  public func bind(to relay: BehaviorRelay<Value>) -> Subscription {
+  public func bind(to relay: BehaviorRelay<Value>) -> SubscriptionToken {
     bind(weakly: relay) { $0.accept($1) }
   }
 
@@ -48,7 +48,7 @@ extension Property {
   ///
   /// - Parameter relay: The relay to feed. Held weakly: the binding ends once it is released.
   /// - Returns: The token that keeps the binding alive.
-  public func bind(to relay: PublishRelay<Value>) -> Subscription {
+  public func bind(to relay: PublishRelay<Value>) -> SubscriptionToken {
     bind(weakly: relay) { $0.accept($1) }
   }
 
@@ -56,7 +56,7 @@ extension Property {
   /// once the relay is released.
   private func bind<Relay: AnyObject>(
     weakly relay: Relay, _ accept: @escaping @Sendable (Relay, Value) -> Void
-  ) -> Subscription {
+  ) -> SubscriptionToken {
     let target = _WeakRelay(relay)
     return subscribeWhile { value in
       guard let relay = target.relay else { return false }
@@ -69,7 +69,7 @@ extension Property {
   /// target is gone).
   private func subscribeWhile(
     _ deliver: @escaping @Sendable (Value) -> Bool
-  ) -> Subscription {
+  ) -> SubscriptionToken {
     let link = _SubscriptionLink()
     let token = subscribe { value in
       if !deliver(value) { link.cancel() }
@@ -115,9 +115,9 @@ final class _WeakRelay<Relay: AnyObject>: @unchecked Sendable {
 final class _SubscriptionLink: @unchecked Sendable {
   // Safe: `token` is set once, right after subscribing, under `lock`, and read under it.
   private let lock = Lock()
-  private weak var _token: Subscription?
+  private weak var _token: SubscriptionToken?
 
-  var token: Subscription? {
+  var token: SubscriptionToken? {
     get {
       lock.lock()
       defer { lock.unlock() }

@@ -33,7 +33,7 @@ public struct Changes<Value: Sendable>: AsyncSequence, Sendable {
   ///
   /// - Parameter sink: Called on the delivering thread, never concurrently with itself.
   /// - Returns: The token that keeps the subscription alive: cancel or release it to stop.
-  public func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> Subscription {
+  public func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> SubscriptionToken {
     property.node.subscribe(emitsCurrentValue: false, sink)
   }
 }

@@ -44,7 +44,7 @@ public final class PublishRelay<Value> {
   ///   another thread was already delivering this relay's events). Never called concurrently
   ///   with itself.
   /// - Returns: The token that keeps the subscription alive: cancel or release it to stop.
-  public func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> Subscription {
+  public func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> SubscriptionToken {
     node.subscribe(emitsCurrentValue: false) { event in
       if let event { sink(event) }
     }

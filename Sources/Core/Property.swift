@@ -61,7 +61,7 @@ public final class Property<Value> {
   ///   concurrently with itself.
   /// - Returns: The token that keeps the subscription alive.
   @inlinable
-  public func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> Subscription {
+  public func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> SubscriptionToken {
     node.subscribe(emitsCurrentValue: true, sink)
   }
 }
@@ -80,11 +80,11 @@ extension ValueNode {
     emitsCurrentValue: Bool,
     onCompletion: (@Sendable () -> Void)? = nil,
     _ sink: @escaping @Sendable (Value) -> Void
-  ) -> Subscription {
+  ) -> SubscriptionToken {
     // Inlinable so that the common case (nobody is delivering) is specialized for `Value`;
     // unspecialized, the generic metadata lookups cost more than the locking. The thread's
     // context and the domain are borrowed, not retained.
-    let token = Subscription(node: self)
+    let token = SubscriptionToken(node: self)
     let entry = SinkEntry(id: token.id, sink: sink)
     ThreadContext.withCurrent { context in
       withRootLocked { root in
@@ -97,7 +97,7 @@ extension ValueNode {
   /// The body of `subscribe`, entered with `root` locked.
   @inlinable @inline(__always)
   func register(
-    _ entry: SinkEntry<Value>, _ token: Subscription, lockedRoot root: Domain,
+    _ entry: SinkEntry<Value>, _ token: SubscriptionToken, lockedRoot root: Domain,
     _ emitsCurrentValue: Bool, _ onCompletion: (@Sendable () -> Void)?, _ context: ThreadContext
   ) {
     handles += 1
@@ -116,7 +116,7 @@ extension ValueNode {
   /// registers at once on the delivering thread, otherwise queues the registration behind it.
   @usableFromInline
   func subscribeDuringDelivery(
-    _ entry: SinkEntry<Value>, _ token: Subscription, _ root: Domain,
+    _ entry: SinkEntry<Value>, _ token: SubscriptionToken, _ root: Domain,
     _ emitsCurrentValue: Bool, _ onCompletion: (@Sendable () -> Void)?, _ context: ThreadContext
   ) {
     if root.isDrained(onlyBy: context) {

@@ -20,7 +20,7 @@ extension PlatformView {
   /// let model = LoadViewModel()
   /// let loadView = LoadView(frame: .zero)
   /// loadView.model = model
-  /// var subscriptions: [Subscription] = []
+  /// var subscriptions: [SubscriptionToken] = []
   /// loadView.invalidate(.display, whenever: model.summary).store(in: &subscriptions)
   /// ```
   ///
@@ -45,7 +45,7 @@ extension PlatformView {
   /// - Returns: The token that keeps the subscription alive.
   public func invalidate<each Invalidation: ViewInvalidatingType, Value>(
     _ invalidations: repeat each Invalidation, whenever property: Property<Value>
-  ) -> Subscription {
+  ) -> SubscriptionToken {
     let target = _ViewInvalidationTarget(self, ViewInvalidationList(repeat each invalidations))
     let inbox = _MainActorInbox<Void> { _ in target.invalidate() }
     let token = property.node.subscribe(emitsCurrentValue: false) { _ in inbox.receive(()) }
@@ -60,7 +60,7 @@ final class _ViewInvalidationTarget {
   private weak var view: PlatformView?
   private let invalidations: ViewInvalidationList
   /// The subscription's token, to end it once the view is gone. Weak: the caller owns it.
-  weak var token: Subscription?
+  weak var token: SubscriptionToken?
 
   init(_ view: PlatformView, _ invalidations: ViewInvalidationList) {
     self.view = view

@@ -16,7 +16,7 @@ extension Property where Value: Sendable {
   ///
   /// let viewModel = InboxViewModel()
   /// let badge = BadgeView(frame: .zero)
-  /// var subscriptions: [Subscription] = []
+  /// var subscriptions: [SubscriptionToken] = []
   /// viewModel.title.bind(to: badge, \.text).store(in: &subscriptions)
   /// ```
   ///
@@ -41,7 +41,7 @@ extension Property where Value: Sendable {
   @MainActor
   public func bind<View: PlatformView>(
     to view: View, _ keyPath: ReferenceWritableKeyPath<View, Value>
-  ) -> Subscription {
+  ) -> SubscriptionToken {
     let assignment = _ViewAssignment(view, keyPath)
     let inbox = _MainActorInbox<Value> { value in assignment.assign(value) }
     let token = subscribe { value in inbox.receive(value) }
@@ -56,7 +56,7 @@ final class _ViewAssignment<View: PlatformView, Value> {
   private weak var view: View?
   private let keyPath: ReferenceWritableKeyPath<View, Value>
   /// The binding's token, to end it once the view is gone. Weak: the caller owns the token.
-  weak var token: Subscription?
+  weak var token: SubscriptionToken?
 
   init(_ view: View, _ keyPath: ReferenceWritableKeyPath<View, Value>) {
     self.view = view

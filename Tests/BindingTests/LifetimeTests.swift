@@ -15,7 +15,7 @@ import Testing
     let summary: Property<String>
     let greeting: Property<String>
     let label = Label()
-    var subscriptions: [Subscription] = []
+    var subscriptions: [SubscriptionToken] = []
 
     init() {
       summary = Property.combineLatest(_name.wrappedValue, _age.wrappedValue)

@@ -272,7 +272,7 @@ struct ContractTests {
     let cancelled = Recorder<Int>()
     let released = Recorder<Int>()
     let token = source.subscribe(cancelled.sink)
-    var transient: Subscription? = source.subscribe(released.sink)
+    var transient: SubscriptionToken? = source.subscribe(released.sink)
     source.write(1)
     token.cancel()
     transient = nil

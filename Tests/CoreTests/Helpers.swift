@@ -22,7 +22,7 @@ func deduplicate<Input: Equatable & Sendable>(_ input: ValueNode<Input>) -> Deri
 
 extension ValueNode {
   /// Subscribes with the current value first, as `Property.subscribe` does.
-  func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> Subscription {
+  func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> SubscriptionToken {
     subscribe(emitsCurrentValue: true, sink)
   }
 }

@@ -82,7 +82,7 @@ struct ProjectedValueTests {
   func viewIsFreed() {
     let tracker = LifetimeTracker()
     let seen = Recorder<Int>()
-    var token: Subscription?
+    var token: SubscriptionToken?
     do {
       let view = CounterView()
       tracker.track(view, "view")

@@ -121,9 +121,9 @@ struct FoundBugsTests {
 extension FoundBugsTests {
   @Test("A cancelled token keeps its node, and what that is computed from, in memory")
   func cancelledTokenKeepsItsNode() {
-    // Found by the random programs on the public layers; fixed. `Subscription` referred to its
+    // Found by the random programs on the public layers; fixed. `SubscriptionToken` referred to its
     // node strongly for its whole life, cancelled or not: a view model that cancels a
-    // subscription but keeps the token (in its `[Subscription]`) keeps the derived chain
+    // subscription but keeps the token (in its `[SubscriptionToken]`) keeps the derived chain
     // (detached, so never recomputed) in memory until the token goes.
     let relay = BehaviorRelay(1)
     let tracker = LifetimeTracker()
@@ -148,7 +148,7 @@ extension FoundBugsTests {
     // with it, and the batch's own values are still delivered to the released view.
     final class Gauge: HeadlessView {
       @ViewInvalidating(.layout) var level = 0
-      var tokens: [Subscription] = []
+      var tokens: [SubscriptionToken] = []
       let assigned = Recorder<Int>()
       var bound: Int {
         get { level }

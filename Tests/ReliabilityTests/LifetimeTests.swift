@@ -26,7 +26,7 @@ struct LifetimeTests {
   func subscribeFreesItsSink() {
     let tracker = LifetimeTracker()
     let relay = BehaviorRelay(0)
-    var token: Subscription?
+    var token: SubscriptionToken?
     do {
       let marker = Marker()
       tracker.track(marker, "cancelled")
@@ -66,7 +66,7 @@ struct LifetimeTests {
     tracker.track(other!, "other owner")
     var derived: Property<Int>?
     let seen = Recorder<Int>()
-    var token: Subscription?
+    var token: SubscriptionToken?
     do {
       let marker = Marker()
       tracker.track(marker, "closure")
@@ -149,7 +149,7 @@ struct LifetimeTests {
     var owner: Owner? = Owner()
     tracker.track(owner!, "owner")
     let seen = Recorder<Int>()
-    var tokens: [Subscription] = []
+    var tokens: [SubscriptionToken] = []
     do {
       let cancelled = Marker()
       let ended = Marker()
@@ -182,7 +182,7 @@ struct LifetimeTests {
     let relay = BehaviorRelay(7)
     let onActor = WaitingRecorder<Int>()
     let onMain = WaitingRecorder<Int>()
-    var tokens: [Subscription] = []
+    var tokens: [SubscriptionToken] = []
     do {
       let counter = Counter()
       let marker = Marker()
@@ -216,13 +216,13 @@ struct LifetimeTests {
   func viewsAndTheirBindingsAreFreed() {
     final class Gauge: HeadlessView {
       @ViewInvalidating(.layout) var level = 0
-      var tokens: [Subscription] = []
+      var tokens: [SubscriptionToken] = []
     }
     let tracker = LifetimeTracker()
     var owner: Owner? = Owner()
     tracker.track(owner!, "owner")
     let seen = Recorder<Int>()
-    var levelToken: Subscription?
+    var levelToken: SubscriptionToken?
     do {
       let gauge = Gauge()
       tracker.track(gauge, "view")

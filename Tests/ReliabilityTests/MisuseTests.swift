@@ -128,6 +128,6 @@ private final class MisusedGauge: HeadlessView {
 /// The generic `bind(to: object, keyPath)`, as code that knows nothing of views calls it.
 private func bindAnyObject<Object: AnyObject>(
   _ property: Property<Int>, _ object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Int>
-) -> Subscription {
+) -> SubscriptionToken {
   property.bind(to: object, keyPath)
 }

@@ -22,7 +22,7 @@ public final class Dashboard {
   public let renderLoop = RenderLoop()
   /// Every invalidation and render of the views, in order.
   public let log = InvalidationLog()
-  private var bindings: [Subscription] = []
+  private var bindings: [SubscriptionToken] = []
   private var framesShown = 0
   /// Display passes of the panels in the frames shown.
   private var panelRenders = 0

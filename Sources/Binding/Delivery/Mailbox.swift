@@ -110,7 +110,7 @@ final class _Mailbox<Value>: @unchecked Sendable {
     to node: ValueNode<Value>,
     schedule: @escaping @Sendable (_ drain: @escaping @Sendable () -> Void) -> Void,
     deliver: @escaping @Sendable (_Mailbox<Value>) -> Void
-  ) -> Subscription {
+  ) -> SubscriptionToken {
     let mailbox = _Mailbox<Value>(schedule: schedule, deliver: deliver)
     return node.subscribe(
       emitsCurrentValue: true,

@@ -27,7 +27,7 @@ extension Property {
   /// - Returns: The token that keeps the subscription alive.
   public func subscribe(
     on queue: DispatchQueue, _ sink: @escaping @Sendable (Value) -> Void
-  ) -> Subscription {
+  ) -> SubscriptionToken {
     _Mailbox.subscribe(
       to: node,
       schedule: { drain in queue.async(execute: drain) },
@@ -58,7 +58,7 @@ extension Property {
   /// - Returns: The token that keeps the subscription alive.
   public func subscribe<Target: Actor>(
     on actor: Target, _ sink: @escaping @Sendable (isolated Target, Value) -> Void
-  ) -> Subscription {
+  ) -> SubscriptionToken {
     _Mailbox.subscribe(
       to: node,
       schedule: { drain in Task { await actor._run(drain) } },
@@ -89,7 +89,7 @@ extension Property {
   /// - Returns: The token that keeps the subscription alive.
   public func subscribeOnMainActor(
     _ sink: @escaping @MainActor @Sendable (Value) -> Void
-  ) -> Subscription {
+  ) -> SubscriptionToken {
     _Mailbox.subscribe(
       to: node,
       schedule: { drain in Task { @MainActor in drain() } },

@@ -192,7 +192,7 @@ extension SinkEntry {
 /// A node that carries a value of type `Value`.
 ///
 /// **No user value dies under the lock.** A value, a sink closure or a node may hold anything,
-/// including a `Property` or `Subscription` of the same domain whose `deinit` takes the lock
+/// including a `Property` or `SubscriptionToken` of the same domain whose `deinit` takes the lock
 /// again. So whatever the engine overwrites or removes while holding the lock is moved out and
 /// released after unlocking. Between events `staged` holds a second reference to `delivered`,
 /// so overwriting `staged` under the lock never ends a value's life; the value it replaced is

@@ -60,7 +60,7 @@ final class ProfileScreen {
   let title: TitleView
   let badge: BadgeView
   let loop = RenderLoop()
-  private var bindings: [Subscription] = []
+  private var bindings: [SubscriptionToken] = []
 
   init(_ model: ProfileViewModel) {
     root = LoggingView("root", log: log, frame: ViewRect(x: 0, y: 0, width: 20, height: 2))

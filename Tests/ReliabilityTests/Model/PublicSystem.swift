@@ -22,9 +22,9 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
   /// What keeps each `flatMapLatest` node's candidates in one domain.
   private var mergers: [NodeID: Property<Int>] = [:]
   private var forwarders: [SinkID: Forwarder] = [:]
-  private var subscriptions: [SinkID: Subscription] = [:]
+  private var subscriptions: [SinkID: SubscriptionToken] = [:]
   /// The tokens of view bindings, which their views hold.
-  private var viewBindings: [SinkID: Weak<Subscription>] = [:]
+  private var viewBindings: [SinkID: Weak<SubscriptionToken>] = [:]
   private var scripts: [SinkID: SinkScript] = [:]
   private var subscribing: SinkID?
   private var cancelledWhileSubscribing: Set<SinkID> = []
@@ -121,7 +121,7 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
     scripts[sink] = SinkScript(behavior)
     subscribing = sink
     let property = handles[node]!
-    let token: Subscription
+    let token: SubscriptionToken
     if case .forward(let target) = behavior {
       if let view = views[target] {
         token = MainActor.assumeIsolated {
@@ -168,7 +168,7 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
   func cancel(_ sink: SinkID) {
     if sink == subscribing { cancelledWhileSubscribing.insert(sink) }
     subscriptions.removeValue(forKey: sink)?.cancel()
-    // The view keeps the cancelled token, as a view keeps its `[Subscription]`: a cancelled
+    // The view keeps the cancelled token, as a view keeps its `[SubscriptionToken]`: a cancelled
     // token must not keep its node alive (`FoundBugsTests.cancelledTokenKeepsItsNode`).
     viewBindings.removeValue(forKey: sink)?.object?.cancel()
   }
@@ -256,7 +256,7 @@ final class ModelView: HeadlessView {
   var counts = InvalidationCounts()
   /// The sink label of the binding into ``bound``, for the call log.
   var binding: SinkID?
-  var bindingToken: Subscription?
+  var bindingToken: SubscriptionToken?
   private let log: CallLog
 
   init(initial: Int, log: CallLog) {

@@ -86,14 +86,14 @@ extension SystemUnderTest {
   func isViewAlive(_ id: NodeID) -> Bool { false }
 }
 
-/// The engine itself: `SourceNode`, `DerivedNode`, `Property`, `batch` and `Subscription`.
+/// The engine itself: `SourceNode`, `DerivedNode`, `Property`, `batch` and `SubscriptionToken`.
 final class CoreSystem: SystemUnderTest, @unchecked Sendable {
   // Safe: a program runs on one thread; its sinks run on it too.
   let log = CallLog()
   private var sources: [NodeID: SourceNode<Int>] = [:]
   private var handles: [NodeID: Property<Int>] = [:]
   private var weakNodes: [NodeID: Weak<AnyNode>] = [:]
-  private var subscriptions: [SinkID: Subscription] = [:]
+  private var subscriptions: [SinkID: SubscriptionToken] = [:]
   private var scripts: [SinkID: SinkScript] = [:]
   /// The sink whose `subscribe` call is under way, and those cancelled before it returned.
   private var subscribing: SinkID?

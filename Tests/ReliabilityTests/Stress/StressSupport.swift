@@ -129,7 +129,7 @@ struct ThreadRandom {
 
 extension ValueNode {
   /// Subscribes with the current value first, as `Property.subscribe` does.
-  func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> Subscription {
+  func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> SubscriptionToken {
     subscribe(emitsCurrentValue: true, sink)
   }
 }

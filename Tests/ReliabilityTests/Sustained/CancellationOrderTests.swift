@@ -36,7 +36,7 @@ struct CancellationOrderTests {
   /// Subscribes ``subscriptions`` sinks to `relay`, then times cancelling them in the order
   /// `order` gives (from subscription order).
   static func secondsToCancel(
-    on relay: BehaviorRelay<Int>, order: ([Subscription]) -> [Subscription]
+    on relay: BehaviorRelay<Int>, order: ([SubscriptionToken]) -> [SubscriptionToken]
   ) -> Double {
     let tokens = (0..<subscriptions).map { _ in relay.subscribe { _ in } }
     let ordered = order(tokens)

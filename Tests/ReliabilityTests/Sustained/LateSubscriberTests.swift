@@ -91,7 +91,7 @@ struct LateSubscriberTests {
   func subscribeFromASinkAfterAReentrantWrite() {
     final class Late: @unchecked Sendable {
       // Safe: written once, by the sink, on the thread that delivers; read after delivery.
-      var token: Subscription?
+      var token: SubscriptionToken?
     }
     let relay = BehaviorRelay(0)
     let seen = Recorder<Int>()

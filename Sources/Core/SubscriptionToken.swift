@@ -10,7 +10,7 @@
 /// > (from inside a sink) takes effect at once: the cancelled sink is not called again, not
 /// > even later in the same delivery. Called from another thread while a delivery is under
 /// > way, the sink may still run once with the value already being delivered.
-public final class Subscription: @unchecked Sendable {
+public final class SubscriptionToken: @unchecked Sendable {
   // Safe: `node` is only read and written under this token's stripe of `subscriptionLocks`
   // (or in `deinit`, when nothing else refers to the token).
   //
@@ -81,19 +81,19 @@ public final class Subscription: @unchecked Sendable {
   }
 
   /// Keeps this subscription alive as long as `collection` holds it.
-  public func store(in collection: inout [Subscription]) {
+  public func store(in collection: inout [SubscriptionToken]) {
     collection.append(self)
   }
 
   /// Keeps this subscription alive as long as `set` holds it.
-  public func store(in set: inout Set<Subscription>) {
+  public func store(in set: inout Set<SubscriptionToken>) {
     set.insert(self)
   }
 }
 
-extension Subscription: Hashable {
+extension SubscriptionToken: Hashable {
   /// Subscriptions are equal only to themselves.
-  public static func == (lhs: Subscription, rhs: Subscription) -> Bool { lhs === rhs }
+  public static func == (lhs: SubscriptionToken, rhs: SubscriptionToken) -> Bool { lhs === rhs }
 
   /// Hashes the subscription's identity.
   public func hash(into hasher: inout Hasher) {
@@ -101,7 +101,7 @@ extension Subscription: Hashable {
   }
 }
 
-/// The locks that guard `Subscription.node`, striped by the token's address so that a token
+/// The locks that guard `SubscriptionToken.node`, striped by the token's address so that a token
 /// needs no lock (nor domain) of its own; a power of two.
 // Safe: written once, by the lazy initializer, and only read after; each handle is a lock.
 nonisolated(unsafe) private let subscriptionLocks: UnsafeMutablePointer<Lock.Handle> = {
