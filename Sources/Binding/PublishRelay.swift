@@ -1,7 +1,6 @@
 import InvalidatingCore
 
-/// A stream of events with no current value: subscribers receive the values accepted after they
-/// subscribed.
+/// A ``Signal`` you can write: `accept(_:)` delivers an event to every subscriber.
 ///
 /// ```swift
 /// let taps = PublishRelay<Int>()
@@ -9,46 +8,40 @@ import InvalidatingCore
 /// taps.accept(5)                           // prints 5 before accept returns
 /// ```
 ///
-/// Inside a `batch`, like every source, a publish relay delivers once at the end, with the last
-/// value accepted in the batch: events accepted earlier in the same batch are not delivered.
-///
-/// The relay holds the last accepted value until the next `accept` or until it is released.
+/// Every event is delivered, in order: inside a `batch`, the events accepted are delivered one
+/// by one when the batch ends, after the batch's state changes. No event is kept once it has
+/// been delivered. A publish relay has every operator of ``Signal``.
 ///
 /// > Important: `accept(_:)` is safe from any thread and follows the engine's contract:
 /// > synchronous outside a batch, queued (not nested) when called from a sink.
-public final class PublishRelay<Value> {
-  // `nil` is the relay's resting state; subscribers only see the values that are accepted.
-  @usableFromInline let node: SourceNode<Value?>
-
+public final class PublishRelay<Element>: Signal<Element> {
   /// Creates a relay with no subscribers.
   public init() {
-    node = SourceNode(nil)
+    super.init(node: SourceNode<Element?>(events: Element.self))
   }
 
   deinit {
-    node.complete()
+    source.complete()
   }
+
+  /// The engine node, as the source it is.
+  @inlinable
+  var source: SourceNode<Element?> { unsafeDowncast(node, to: SourceNode<Element?>.self) }
 
   /// Delivers `value` to every current subscriber.
   ///
   /// - Parameter value: The event.
-  /// - Complexity: O(subscribers), with no allocation once warmed up.
+  /// - Complexity: O(subscribers), with no allocation once warmed up (outside a batch).
   @inlinable
-  public func accept(_ value: Value) {
-    node.write(value)
+  public func accept(_ value: Element) {
+    source.emit(value)
   }
 
-  /// Calls `sink` with every value accepted from now on, in order.
-  ///
-  /// - Parameter sink: Called on the thread that delivers the event (the writer's, unless
-  ///   another thread was already delivering this relay's events). Never called concurrently
-  ///   with itself.
-  /// - Returns: The token that keeps the subscription alive: cancel or release it to stop.
-  public func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> SubscriptionToken {
-    node.subscribe(emitsCurrentValue: false) { event in
-      if let event { sink(event) }
-    }
+  /// A read-only view of this relay: its events, but no `accept`.
+  public func asSignal() -> Signal<Element> {
+    Signal(node: node)
   }
 }
 
-extension PublishRelay: Sendable where Value: Sendable {}
+// Safe: as for `Signal`; the relay adds no stored state.
+extension PublishRelay: @unchecked Sendable where Element: Sendable {}

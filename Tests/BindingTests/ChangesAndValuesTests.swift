@@ -17,7 +17,7 @@ import Testing
 
   @Test func iteratingYieldsLaterChangesAndFinishes() async {
     var relay: BehaviorRelay<Int>? = BehaviorRelay(0)
-    var iterator = relay!.asProperty().changes.makeAsyncIterator()
+    var iterator = relay!.asProperty().changes.values.makeAsyncIterator()
     relay!.accept(1)
     relay!.accept(2)
     relay = nil

@@ -33,15 +33,16 @@ import Testing
     _ = token
   }
 
-  @Test func aBatchDeliversTheLastEvent() {
+  @Test func aBatchDeliversEveryEventInOrderAtItsEnd() {
     let relay = PublishRelay<String>()
     let seen = Recorder<String>()
     let token = relay.subscribe(seen.sink)
     batch {
       relay.accept("a")
       relay.accept("b")
+      #expect(seen.values == [])
     }
-    #expect(seen.values == ["b"])
+    #expect(seen.values == ["a", "b"])
     _ = token
   }
 

@@ -43,10 +43,39 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   ///   never holds a change back (`map`, `combineLatest`) saves a call per delivery this way;
   ///   the other initializer's step calls `compute`.
   @inlinable
-  package init(
+  package convenience init(
     inputs: [AnyNode],
     compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?,
     deliver: @escaping @Sendable (AnyNode) -> Bool
+  ) {
+    self.init(
+      inputs: inputs, compute: compute, steps: Self.steps(recompute: deliver),
+      carriesEvents: false)
+  }
+
+  /// Creates a node of events (see `ValueNode.eventSteps`) computed from `inputs` and attaches
+  /// it to the graph: `compute` returns `.some(nil)` at creation, and in `.delivery` mode the
+  /// event for the change delivered, `.some(event)`, or `nil` for none. The node rests at `nil`
+  /// and lets each event go once delivered.
+  @inlinable
+  package convenience init<Event>(
+    eventInputs inputs: [AnyNode],
+    compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
+  ) where Value == Event? {
+    let steps = Self.eventSteps(recompute: { node in
+      let node = unsafeDowncast(node, to: DerivedNode<Value>.self)
+      guard let value = node.compute(.delivery, nil) else { return false }
+      node.stage(value)
+      return true
+    })
+    self.init(inputs: inputs, compute: compute, steps: steps, carriesEvents: true)
+  }
+
+  @inlinable
+  init(
+    inputs: [AnyNode],
+    compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?,
+    steps: NodeSteps, carriesEvents: Bool
   ) {
     if inputs.isEmpty { Engine.misuse("A derived value needs at least one input property.") }
     let home = Domain.merged(inputs.map(\.home))
@@ -58,8 +87,8 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     }
     self.compute = compute
     self.creationStamp = stamp
-    let steps = Self.steps(recompute: deliver)
-    super.init(home: home, value: initial, isSource: false, steps: steps)
+    super.init(
+      home: home, value: initial, isSource: false, carriesEvents: carriesEvents, steps: steps)
     self.isAttached = false
     self.inputs = ContiguousArray(inputs)
     Engine.attachInOrder(self)
@@ -150,7 +179,8 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   }
 
   override func refresh() {
-    guard var value = compute(.delivery, delivered) else { return }
+    // Events are not state to catch up with: an event node rests at its initial value.
+    guard !carriesEvents, var value = compute(.delivery, delivered) else { return }
     let root = home.lockRoot()
     swap(&delivered, &value)
     changeCount &+= 1

@@ -79,7 +79,7 @@ struct LateSubscriberTests {
     let relay = BehaviorRelay(0)
     var iterator = batch {
       relay.accept(5)
-      return relay.asProperty().changes.makeAsyncIterator()
+      return relay.asProperty().changes.values.makeAsyncIterator()
     }
     relay.accept(6)
     let first = await iterator.next()

@@ -1,0 +1,141 @@
+import InvalidatingCore
+
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+extension Signal where Element: Sendable {
+  /// A signal that delivers an event only once `dueTime` has passed without another: the last
+  /// event of each burst.
+  ///
+  /// ```swift
+  /// let search = queryEdits.debounce(for: .milliseconds(300), clock: ContinuousClock())
+  /// ```
+  ///
+  /// The event is delivered from a task, on no particular thread. When this signal ends, an
+  /// event still waiting is delivered at once, then the debounced signal ends too. Pass a
+  /// manual clock in tests to control time.
+  ///
+  /// - Parameters:
+  ///   - dueTime: How long the signal must stay quiet.
+  ///   - clock: The clock that measures it.
+  /// - Returns: The debounced signal. It keeps this one followed for as long as it lives.
+  public func debounce<C: Clock & Sendable>(for dueTime: C.Duration, clock: C) -> Signal<Element>
+  where C.Duration: Sendable {
+    let timer = _SignalTimer<Element>()
+    timer.follow(self) { timer, event in
+      timer.replacePending(with: event) { generation in
+        try? await clock.sleep(for: dueTime)
+        timer.emitPending(ifStill: generation)
+      }
+    }
+    return Signal(node: timer.output, owner: timer)
+  }
+}
+
+/// The state behind a time operator (`debounce`, `throttle`): the events it holds, the task
+/// that waits on the clock, and the subscription to its input, which it ends when it goes.
+final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
+  // Safe: every mutable field is only touched while `lock` is held; `output` is an engine
+  // node, safe from any thread.
+  private let lock = Lock()
+  /// Where the operator's events come from: a source of events only this state writes.
+  let output = SourceNode<Element?>(events: Element.self)
+  private var token: SubscriptionToken?
+  private var pending: Element?
+  private var task: Task<Void, Never>?
+  /// Counts the waits started: a wait that finds another started since delivers nothing.
+  private var generation: UInt64 = 0
+  /// Whether a throttle window is open (an event was delivered less than its interval ago).
+  private var isWindowOpen = false
+
+  deinit {
+    task?.cancel()
+    token?.cancel()
+    output.complete()
+  }
+
+  /// Subscribes to `input`: `receive` handles each event; when `input` ends, an event still
+  /// waiting is delivered and the output ends.
+  func follow(
+    _ input: Signal<Element>, _ receive: @escaping @Sendable (_SignalTimer, Element) -> Void
+  ) {
+    let token = input.subscribe(
+      onCompleted: { [weak self] in
+        guard let self else { return }
+        self.emitPending(ifStill: nil)
+        self.output.complete()
+      },
+      { [weak self] event in
+        if let self { receive(self, event) }
+      })
+    lock.lock()
+    self.token = token
+    lock.unlock()
+  }
+
+  /// Holds `event` in place of any event waiting, and starts a new wait with `wait`, which
+  /// is given the new wait's generation.
+  func replacePending(
+    with event: Element, _ wait: @escaping @Sendable (UInt64) async -> Void
+  ) {
+    lock.lock()
+    pending = event
+    generation &+= 1
+    let current = generation
+    task?.cancel()
+    task = Task { await wait(current) }
+    lock.unlock()
+  }
+
+  /// Delivers the event waiting, if the wait `generation` is still the latest (`nil`: any).
+  /// Returns whether it delivered one.
+  @discardableResult
+  func emitPending(ifStill generation: UInt64?) -> Bool {
+    lock.lock()
+    guard generation == nil || generation == self.generation, let event = pending else {
+      lock.unlock()
+      return false
+    }
+    pending = nil
+    lock.unlock()
+    output.emit(event)
+    return true
+  }
+
+  /// For `throttle`: delivers `event` at once and opens a window if none is open (returning
+  /// `true`, so the caller starts the window's wait); otherwise, if `keepingLatest`, holds it
+  /// for the window's end.
+  func openWindow(with event: Element, keepingLatest: Bool) -> Bool {
+    lock.lock()
+    guard !isWindowOpen else {
+      if keepingLatest { pending = event }
+      lock.unlock()
+      return false
+    }
+    isWindowOpen = true
+    lock.unlock()
+    output.emit(event)
+    return true
+  }
+
+  /// For `throttle`: at a window's end, delivers the event held, if any, and keeps the window
+  /// open for another interval (returning `true`); otherwise closes it.
+  func endWindow() -> Bool {
+    lock.lock()
+    guard let event = pending else {
+      isWindowOpen = false
+      lock.unlock()
+      return false
+    }
+    pending = nil
+    lock.unlock()
+    output.emit(event)
+    return true
+  }
+
+  /// Starts `wait` as the current task (a throttle window).
+  func start(_ wait: @escaping @Sendable () async -> Void) {
+    lock.lock()
+    task?.cancel()
+    task = Task { await wait() }
+    lock.unlock()
+  }
+}

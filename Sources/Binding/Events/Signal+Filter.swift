@@ -1,0 +1,21 @@
+import InvalidatingCore
+
+extension Signal {
+  /// A signal of this signal's events that pass `isIncluded`.
+  ///
+  /// ```swift
+  /// let longPresses = presses.filter { $0.duration > 0.5 }
+  /// ```
+  ///
+  /// - Parameter isIncluded: Called once per event, on the delivering thread.
+  /// - Returns: The filtered signal.
+  /// - Complexity: O(1) per event, plus `isIncluded`.
+  @inlinable
+  public func filter(_ isIncluded: @escaping @Sendable (Element) -> Bool) -> Signal<Element> {
+    let input = Unmanaged.passUnretained(node)
+    return ._derived(from: [node], prefix: prefix.filter(isIncluded)) {
+      guard let event = ValueNode.read(input, .delivery), isIncluded(event) else { return nil }
+      return event
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import InvalidatingCore
+
+extension Signal {
+  /// A signal of the events of every signal given, in the order they happen.
+  ///
+  /// ```swift
+  /// let refresh = Signal.merge(pullToRefresh, retryTap, appDidBecomeActive)
+  /// ```
+  ///
+  /// When one change makes several of the inputs fire at once (two signals derived from the
+  /// same event), the merged signal delivers one event: the first input's, in argument order.
+  ///
+  /// - Parameter signals: The signals to merge; at least one.
+  /// - Returns: The merged signal. Its events are the inputs' (see ``startWith(_:)`` for the
+  ///   events a new subscriber receives first: the inputs', in argument order).
+  /// - Complexity: O(number of inputs) per event.
+  public static func merge(_ signals: Signal<Element>...) -> Signal<Element> {
+    merge(signals)
+  }
+
+  /// ``merge(_:)-(Signal<Element>...)`` of a collection of signals.
+  ///
+  /// - Parameter signals: The signals to merge; at least one.
+  /// - Returns: The merged signal.
+  public static func merge(_ signals: some Collection<Signal<Element>>) -> Signal<Element> {
+    let inputs = signals.map { Unmanaged.passUnretained($0.node) }
+    return _derived(from: signals.map(\.node), prefix: signals.flatMap(\.prefix)) {
+      for input in inputs {
+        if let event = ValueNode.read(input, .delivery) { return event }
+      }
+      return nil
+    }
+  }
+
+  /// A signal of this signal's events and `other`'s.
+  ///
+  /// - Parameter other: The signal to merge with this one.
+  /// - Returns: The merged signal (see ``merge(_:)-(Signal<Element>...)``).
+  public func merge(with other: Signal<Element>) -> Signal<Element> {
+    Self.merge(self, other)
+  }
+}
