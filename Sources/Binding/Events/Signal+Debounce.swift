@@ -26,18 +26,22 @@ extension Signal where Element: Sendable {
         timer.emitPending(ifStill: generation)
       }
     }
-    return Signal(node: timer.output, owner: timer)
+    return Signal(node: timer.makeOutput())
   }
 }
 
 /// The state behind a time operator (`debounce`, `throttle`): the events it holds, the task
 /// that waits on the clock, and the subscription to its input, which it ends when it goes.
+///
+/// The operator's output is a source of events that owns this state: the state lives as long
+/// as the output does (while the signal or any of its subscriptions lives), and holds the
+/// output weakly, so the two form no cycle.
 final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
-  // Safe: every mutable field is only touched while `lock` is held; `output` is an engine
-  // node, safe from any thread.
+  // Safe: every mutable field is only touched while `lock` is held; `output` is a weak
+  // reference (loaded atomically) to an engine node, which is safe from any thread.
   private let lock = Lock()
-  /// Where the operator's events come from: a source of events only this state writes.
-  let output = SourceNode<Element?>(events: Element.self)
+  /// Where the operator's events go: a source of events only this state writes.
+  private weak var output: SourceNode<Element?>?
   private var token: SubscriptionToken?
   private var pending: Element?
   private var task: Task<Void, Never>?
@@ -49,7 +53,14 @@ final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
   deinit {
     task?.cancel()
     token?.cancel()
-    output.complete()
+  }
+
+  /// Makes the output source, owning this state. Call once.
+  func makeOutput() -> SourceNode<Element?> {
+    let output = SourceNode<Element?>(events: Element.self)
+    output.owner = self
+    self.output = output
+    return output
   }
 
   /// Subscribes to `input`: `receive` handles each event; when `input` ends, an event still
@@ -61,7 +72,7 @@ final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
       onCompleted: { [weak self] in
         guard let self else { return }
         self.emitPending(ifStill: nil)
-        self.output.complete()
+        self.output?.complete()
       },
       { [weak self] event in
         if let self { receive(self, event) }
@@ -96,7 +107,7 @@ final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
     }
     pending = nil
     lock.unlock()
-    output.emit(event)
+    output?.emit(event)
     return true
   }
 
@@ -112,7 +123,7 @@ final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
     }
     isWindowOpen = true
     lock.unlock()
-    output.emit(event)
+    output?.emit(event)
     return true
   }
 
@@ -127,7 +138,7 @@ final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
     }
     pending = nil
     lock.unlock()
-    output.emit(event)
+    output?.emit(event)
     return true
   }
 

@@ -4,7 +4,7 @@ extension Signal {
   /// A signal of the events of every signal given, in the order they happen.
   ///
   /// ```swift
-  /// let refresh = Signal.merge(pullToRefresh, retryTap, appDidBecomeActive)
+  /// let refresh = Signal<Void>.merge(pullToRefresh, retryTap, appDidBecomeActive)
   /// ```
   ///
   /// When one change makes several of the inputs fire at once (two signals derived from the
@@ -18,11 +18,11 @@ extension Signal {
     merge(signals)
   }
 
-  /// ``merge(_:)-(Signal<Element>...)`` of a collection of signals.
+  /// ``merge(_:)-(Signal<Element>...)`` of an array of signals.
   ///
   /// - Parameter signals: The signals to merge; at least one.
   /// - Returns: The merged signal.
-  public static func merge(_ signals: some Collection<Signal<Element>>) -> Signal<Element> {
+  public static func merge(_ signals: [Signal<Element>]) -> Signal<Element> {
     let inputs = signals.map { Unmanaged.passUnretained($0.node) }
     return _derived(from: signals.map(\.node), prefix: signals.flatMap(\.prefix)) {
       for input in inputs {
@@ -32,11 +32,15 @@ extension Signal {
     }
   }
 
-  /// A signal of this signal's events and `other`'s.
+  /// A signal of this signal's events and those of `others`, in the order they happen.
   ///
-  /// - Parameter other: The signal to merge with this one.
+  /// ```swift
+  /// let refresh = pullToRefresh.merge(with: retryTap, appDidBecomeActive)
+  /// ```
+  ///
+  /// - Parameter others: The signals to merge with this one.
   /// - Returns: The merged signal (see ``merge(_:)-(Signal<Element>...)``).
-  public func merge(with other: Signal<Element>) -> Signal<Element> {
-    Self.merge(self, other)
+  public func merge(with others: Signal<Element>...) -> Signal<Element> {
+    Self.merge([self] + others)
   }
 }

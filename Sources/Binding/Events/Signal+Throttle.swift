@@ -35,6 +35,6 @@ extension Signal where Element: Sendable {
         }
       }
     }
-    return Signal(node: timer.output, owner: timer)
+    return Signal(node: timer.makeOutput())
   }
 }

@@ -26,9 +26,6 @@ public class Signal<Element> {
   @usableFromInline package let node: ValueNode<Element?>
   /// Events every new subscriber receives first (see ``startWith(_:)``).
   @usableFromInline let prefix: [Element]
-  /// What the signal's events come from outside the graph (a timer operator's state), kept
-  /// alive with the signal.
-  let owner: (any AnyObject & Sendable)?
   /// For a property's ``InvalidatingCore/Property/changes``: the property's node, which
   /// subscribers subscribe to directly, so that they run in subscription order with the
   /// property's other sinks (rule 6). Operators use `node`, derived from it.
@@ -37,12 +34,10 @@ public class Signal<Element> {
   /// Wraps `node`, keeping it attached to the graph for as long as this signal lives.
   @usableFromInline
   package init(
-    node: ValueNode<Element?>, prefix: [Element] = [], owner: (any AnyObject & Sendable)? = nil,
-    changesOf: ValueNode<Element>? = nil
+    node: ValueNode<Element?>, prefix: [Element] = [], changesOf: ValueNode<Element>? = nil
   ) {
     self.node = node
     self.prefix = prefix
-    self.owner = owner
     self.changesOf = changesOf
     node.retainHandle()
   }

@@ -8,6 +8,10 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var latest: Value
   /// Written values waiting for delivery, oldest first. Lock.
   @exclusivity(unchecked) @usableFromInline var pending = RingBuffer<Value>()
+  /// An object that lives as long as this source: what writes it from outside the graph (a
+  /// time operator's state, which holds the source weakly). Set once, before the source is
+  /// shared.
+  @exclusivity(unchecked) package var owner: (any AnyObject & Sendable)?
 
   /// Creates a source in a domain of its own.
   @inlinable
