@@ -82,7 +82,8 @@ extension Property {
   /// - Returns: The token that keeps the subscription alive.
   @available(
     *, deprecated, renamed: "observe(on:_:)",
-    message: "`subscribe(on:)` names where the upstream runs in RxSwift and Combine; this is delivery"
+    message:
+      "`subscribe(on:)` names where the upstream runs in RxSwift and Combine; this is delivery"
   )
   public func subscribe(
     on queue: DispatchQueue, _ sink: @escaping @Sendable (Value) -> Void
@@ -98,7 +99,8 @@ extension Property {
   /// - Returns: The token that keeps the subscription alive.
   @available(
     *, deprecated, renamed: "observe(on:_:)",
-    message: "`subscribe(on:)` names where the upstream runs in RxSwift and Combine; this is delivery"
+    message:
+      "`subscribe(on:)` names where the upstream runs in RxSwift and Combine; this is delivery"
   )
   public func subscribe<Target: Actor>(
     on actor: Target, _ sink: @escaping @Sendable (isolated Target, Value) -> Void
