@@ -53,7 +53,8 @@ extension Property {
   /// - Returns: The token that keeps the subscription alive.
   @available(
     *, deprecated, renamed: "drive(_:)",
-    message: "drive(_:) runs on the main actor, at once when the write happens there"
+    message:
+      "call drive(_:) from the main actor (it runs at once for main-actor writes), or observe(on: .main) elsewhere"
   )
   public func subscribeOnMainActor(
     _ sink: @escaping @MainActor @Sendable (Value) -> Void
