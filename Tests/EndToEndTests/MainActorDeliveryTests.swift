@@ -151,6 +151,17 @@ final class TitleController {
     #expect(await waitUntil { controller.title == "c" })
   }
 
+  @Test func aSendableObjectIsBoundOnTheWritersThreadEvenFromTheMainActor() {
+    // A `Sendable` object with a `Sendable` key path gets the any-thread binding: no hop, so a
+    // write on another thread has been assigned when it returns.
+    let title = BehaviorRelay("a")
+    let label = SendableLabel()
+    let token = title.asProperty().bind(to: label, \.text)
+    writeOnAnotherThread { title.accept("b") }
+    #expect(label.text == "b")
+    _ = token
+  }
+
   @Test func aMainActorBindingHoldsItsObjectWeakly() {
     let title = BehaviorRelay("a")
     let tracker = LifetimeTracker()
