@@ -105,19 +105,16 @@ final class _MainActorDriver<Value>: @unchecked Sendable {
     return pending != nil
   }
 
-  /// Subscribes a driver of `sink` to `node`; called on the main actor, delivers the current
-  /// value before returning.
+  /// Subscribes a driver of `sink` to `node`; the caller flushes it, on the main actor, to
+  /// deliver a first value that another thread took (see `drive`).
   static func subscribe(
     to node: ValueNode<Value>, _ sink: @escaping @MainActor (Value) -> Void
-  ) -> SubscriptionToken {
+  ) -> (SubscriptionToken, _MainActorDriver) {
     let driver = _MainActorDriver(sink)
     let token = node.subscribe(
       emitsCurrentValue: true,
       onCompletion: { [driver] in driver.complete() },
       { [driver] value in driver.receive(value) })
-    // Another thread delivering the same sources may have taken the first value: deliver it
-    // now if it has arrived, rather than on the next main-actor turn.
-    if _MainThread.isCurrent { MainActor.assumeIsolated { driver.flush() } }
-    return token
+    return (token, driver)
   }
 }

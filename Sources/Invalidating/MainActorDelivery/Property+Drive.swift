@@ -1,5 +1,6 @@
 import InvalidatingBinding
 import InvalidatingCore
+import InvalidatingPlatform
 
 extension Property where Value: Sendable {
   /// Calls a main-actor `sink` with the current value at once, then with every change: at once
@@ -42,7 +43,11 @@ extension Property where Value: Sendable {
   /// - Returns: The token that keeps the subscription alive.
   @MainActor
   public func drive(_ sink: @escaping @MainActor (Value) -> Void) -> SubscriptionToken {
-    _MainActorDriver.subscribe(to: node, sink)
+    let (token, driver) = _MainActorDriver.subscribe(to: node, sink)
+    // Another thread delivering the same sources may have taken the first value: deliver it
+    // now if it has arrived, rather than in a later main-actor task.
+    driver.flush()
+    return token
   }
 }
 
@@ -59,6 +64,8 @@ extension Property {
   public func subscribeOnMainActor(
     _ sink: @escaping @MainActor @Sendable (Value) -> Void
   ) -> SubscriptionToken {
-    _MainActorDriver.subscribe(to: node, sink)
+    let (token, driver) = _MainActorDriver.subscribe(to: node, sink)
+    if _MainThread.isCurrent { MainActor.assumeIsolated { driver.flush() } }
+    return token
   }
 }
