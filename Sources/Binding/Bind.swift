@@ -1,27 +1,36 @@
 import InvalidatingCore
 
 extension Property {
-  /// Assigns the property's value to `object[keyPath: keyPath]` now and on every change,
-  /// holding `object` weakly.
+  /// Assigns the property's value to `object[keyPath: keyPath]` now and on every change, on
+  /// the thread that delivers it, holding `object` weakly.
   ///
   /// ```swift
-  /// viewModel.title.bind(to: label, \.text).store(in: &subscriptions)
+  /// final class LevelStore: Sendable {   // safe to set from any thread
+  ///   private let storage = Mutex(0.0)
+  ///   var latest: Double {
+  ///     get { storage.withLock { $0 } }
+  ///     set { storage.withLock { $0 = newValue } }
+  ///   }
+  /// }
+  /// let token = sensor.level.bind(to: store, \.latest)
   /// ```
   ///
   /// The binding ends when the token is cancelled or released, or when `object` is released
   /// (at the next change, it finds the object gone and ends itself). It never keeps `object`
   /// alive, so storing the token in the object itself makes no cycle.
   ///
-  /// > Important: The assignment runs on the thread that delivers the change. Bind an object
-  /// > that is confined to one thread (a view) only to properties written on that thread, or
-  /// > subscribe with `subscribe(on:_:)` and assign there.
+  /// > Important: The assignment runs on the thread that delivers the change, so `object` must
+  /// > be `Sendable` and the key path too (a key path to a property isolated to an actor, such
+  /// > as a `@MainActor` view controller's, is not). To bind a `@MainActor` object, call
+  /// > `bind(to:_:)` from the main actor: with `import Invalidating`, that overload assigns on
+  /// > the main actor and hops there for changes written elsewhere.
   ///
   /// - Parameters:
   ///   - object: The object to update. Held weakly.
   ///   - keyPath: The property of `object` to assign.
   /// - Returns: The token that keeps the binding alive.
-  public func bind<Object: AnyObject>(
-    to object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Value>
+  public func bind<Object: AnyObject & Sendable>(
+    to object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Value> & Sendable
   ) -> SubscriptionToken {
     let target = _WeakTarget(object, keyPath)
     return subscribeWhile { target.assign($0) }
@@ -80,14 +89,14 @@ extension Property {
 }
 
 /// A weakly held object and the key path a binding assigns.
-final class _WeakTarget<Object: AnyObject, Value>: @unchecked Sendable {
-  // Safe: the fields are immutable (the weak reference is only cleared by the runtime, which
-  // does so atomically); assigning through the object happens on the delivering thread, a
-  // contract the binding documents for its caller.
+final class _WeakTarget<Object: AnyObject & Sendable, Value>: @unchecked Sendable {
+  // Safe: the fields are never reassigned (the weak reference is only cleared by the runtime,
+  // which does so atomically), and the object and the key path are both `Sendable`, so
+  // assigning through them from the delivering thread is what their types allow.
   private weak var object: Object?
-  private let keyPath: ReferenceWritableKeyPath<Object, Value>
+  private let keyPath: ReferenceWritableKeyPath<Object, Value> & Sendable
 
-  init(_ object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Value>) {
+  init(_ object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Value> & Sendable) {
     self.object = object
     self.keyPath = keyPath
   }

@@ -116,7 +116,7 @@ public struct ViewInvalidating<Value: Equatable> {
             """
             A @ViewInvalidating property was set off the main actor. Views are main-actor \
             isolated: bind them with `bind(to: view, \\.property)` from the Invalidating \
-            module (it hops to the main actor), or deliver with `subscribeOnMainActor`.
+            module (it hops to the main actor), or deliver with `drive(_:)`.
             """)
         }
       #endif

@@ -4,14 +4,9 @@ import InvalidatingTestSupport
 import Testing
 
 @Suite struct BindTests {
-  final class Label {
-    var text = ""
-    var assignments = 0
-  }
-
   @Test func assignsNowAndOnEveryChange() {
     let count = BehaviorRelay(1)
-    let label = Label()
+    let label = SendableLabel()
     let token = count.asProperty().map(String.init).bind(to: label, \.text)
     #expect(label.text == "1")
     count.accept(2)
@@ -24,7 +19,7 @@ import Testing
   @Test func holdsTheObjectWeaklyAndEndsWhenItIsReleased() {
     let count = BehaviorRelay(1)
     let tracker = LifetimeTracker()
-    var label: Label? = Label()
+    var label: SendableLabel? = SendableLabel()
     tracker.track(label!, "label")
     let mapped = count.asProperty().map(String.init)
     let token = mapped.bind(to: label!, \.text)

@@ -10,7 +10,7 @@ import Testing
     let queue = DispatchQueue(label: "delivery")
     let seen = Recorder<Int>()
     queue.suspend()
-    let token = relay.asProperty().subscribe(on: queue, seen.sink)
+    let token = relay.asProperty().observe(on: queue, seen.sink)
     relay.accept(1)
     relay.accept(2)
     relay.accept(3)
@@ -30,7 +30,7 @@ import Testing
     let key = DispatchSpecificKey<Int>()
     queue.setSpecific(key: key, value: 7)
     let seen = Recorder<Int?>()
-    let token = relay.asProperty().subscribe(on: queue) { _ in
+    let token = relay.asProperty().observe(on: queue) { _ in
       seen.record(DispatchQueue.getSpecific(key: key))
     }
     queue.sync {}
@@ -43,7 +43,7 @@ import Testing
     let queue = DispatchQueue(label: "delivery")
     let seen = Recorder<Int>()
     queue.suspend()
-    let token = relay.asProperty().subscribe(on: queue, seen.sink)
+    let token = relay.asProperty().observe(on: queue, seen.sink)
     relay.accept(1)
     token.cancel()
     queue.resume()
@@ -56,7 +56,7 @@ import Testing
     let queue = DispatchQueue(label: "delivery")
     let seen = Recorder<Int>()
     queue.suspend()
-    let token = relay!.asProperty().subscribe(on: queue, seen.sink)
+    let token = relay!.asProperty().observe(on: queue, seen.sink)
     relay!.accept(9)
     relay = nil
     queue.resume()
@@ -69,7 +69,7 @@ import Testing
     let relay = BehaviorRelay(0)
     let queue = DispatchQueue(label: "delivery")
     let seen = WaitingRecorder<Int>()
-    let token = relay.asProperty().subscribe(on: queue, seen.sink)
+    let token = relay.asProperty().observe(on: queue, seen.sink)
     await withTaskGroup(of: Void.self) { group in
       for writer in 1...4 {
         group.addTask {
@@ -93,7 +93,7 @@ import Testing
     let relay = BehaviorRelay(0)
     let screen = Screen()
     let seen = WaitingRecorder<Int>()
-    let token = relay.asProperty().subscribe(on: screen) { screen, value in
+    let token = relay.asProperty().observe(on: screen) { screen, value in
       screen.show(value)
       seen.record(value)
     }
@@ -101,22 +101,6 @@ import Testing
     relay.accept(5)
     await seen.waitForCount(2)
     #expect(await screen.shown == [0, 5])
-    _ = token
-  }
-
-  @MainActor @Test func onTheMainActor() async {
-    let relay = BehaviorRelay(0)
-    let seen = WaitingRecorder<Int>()
-    var onMain: [Int] = []
-    let token = relay.asProperty().subscribeOnMainActor { value in
-      MainActor.assertIsolated()
-      seen.record(value)
-    }
-    await seen.waitForCount(1)
-    relay.accept(1)
-    await seen.waitForCount(2)
-    onMain = seen.values
-    #expect(onMain == [0, 1])
     _ = token
   }
 }

@@ -4,17 +4,13 @@ import InvalidatingTestSupport
 import Testing
 
 @Suite struct LifetimeTests {
-  final class Label {
-    var text = ""
-  }
-
   final class ProfileViewModel {
     @ReadWrite("Ada") var name: Property<String>
     @ReadWrite(36) var age: Property<Int>
     @ReadWrite("") var title: Property<String>
     let summary: Property<String>
     let greeting: Property<String>
-    let label = Label()
+    let label = SendableLabel()
     var subscriptions: [SubscriptionToken] = []
 
     init() {

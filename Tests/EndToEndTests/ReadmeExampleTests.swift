@@ -23,6 +23,15 @@ private final class ReadmeBadgeView: HeadlessView {
 }
 
 @MainActor
+private final class ReadmeCounterController {
+  private(set) var title = ""
+  private var tokens: [SubscriptionToken] = []
+  init(model: ReadmeCounterViewModel) {
+    model.count.drive { [weak self] in self?.title = "Count: \($0)" }.store(in: &tokens)
+  }
+}
+
+@MainActor
 @Suite("README")
 struct ReadmeExampleTests {
   @Test("One batch of two increments: one delivery, one layout, one display")
@@ -42,5 +51,14 @@ struct ReadmeExampleTests {
     #expect(badge.layoutRequests - layouts == 1)
     #expect(badge.displayRequests - displays == 1)
     binding.cancel()
+  }
+
+  @Test("A main-actor controller drives its title: at once, and before each write returns")
+  func driveExample() {
+    let model = ReadmeCounterViewModel()
+    let controller = ReadmeCounterController(model: model)
+    #expect(controller.title == "Count: 0")
+    model.increment()
+    #expect(controller.title == "Count: 1")
   }
 }

@@ -142,8 +142,8 @@ struct LifetimeTests {
     _ = (tokens, publishToken)
   }
 
-  @Test("subscribe(on: queue): the sink is freed once cancelled and the queue has drained")
-  func subscribeOnQueueFreesItsSink() {
+  @Test("observe(on: queue): the sink is freed once cancelled and the queue has drained")
+  func observeOnQueueFreesItsSink() {
     let tracker = LifetimeTracker()
     let queue = DispatchQueue(label: "lifetimes")
     var owner: Owner? = Owner()
@@ -155,9 +155,9 @@ struct LifetimeTests {
       let ended = Marker()
       tracker.track(cancelled, "cancelled")
       tracker.track(ended, "relay gone")
-      tokens.append(owner!.relay.asProperty().subscribe(on: queue) { _ in _ = cancelled })
+      tokens.append(owner!.relay.asProperty().observe(on: queue) { _ in _ = cancelled })
       tokens.append(
-        owner!.relay.asProperty().subscribe(on: queue) { value in
+        owner!.relay.asProperty().observe(on: queue) { value in
           _ = ended
           seen.record(value)
         })
@@ -176,8 +176,9 @@ struct LifetimeTests {
     func add(_ value: Int) { values.append(value) }
   }
 
-  @Test("subscribe(on: actor) and subscribeOnMainActor free their sinks and actors")
-  func subscribeOnActorFreesItsSink() async {
+  @Test("observe(on: actor) and drive free their sinks and actors")
+  @MainActor
+  func observeOnActorFreesItsSink() async {
     let tracker = LifetimeTracker()
     let relay = BehaviorRelay(7)
     let onActor = WaitingRecorder<Int>()
@@ -189,12 +190,12 @@ struct LifetimeTests {
       tracker.track(counter, "actor")
       tracker.track(marker, "main-actor sink")
       tokens.append(
-        relay.asProperty().subscribe(on: counter) { counter, value in
+        relay.asProperty().observe(on: counter) { counter, value in
           counter.add(value)
           onActor.record(value)
         })
       tokens.append(
-        relay.asProperty().subscribeOnMainActor { value in
+        relay.asProperty().drive { value in
           _ = marker
           onMain.record(value)
         })

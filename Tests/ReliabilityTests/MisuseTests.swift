@@ -96,12 +96,12 @@ struct MisuseTests {
 
   @Test("A view set from off the main actor through a generic binding stops with a message")
   func viewTouchedFromTheWrongIsolation() async {
-    // Found by this suite; fixed in debug builds. The view bindings (`bind(to: view, keyPath)`,
-    // `invalidate(_:whenever:)`) hop to the main actor, and the type system rejects a key path
-    // to a view's property formed off the main actor. But a key path formed on the main actor
-    // can be handed to the generic `bind(to: object, keyPath)` (Binding knows nothing of
-    // views), whose sink then sets the `@MainActor` property on the writer's thread. Debug
-    // builds check the setter's isolation; release builds skip it for speed.
+    // Found by this suite; fixed in debug builds, then at compile time. The view bindings
+    // (`bind(to: view, keyPath)`, `invalidate(_:whenever:)`) hop to the main actor, and the
+    // any-thread `bind(to: object, keyPath)` takes only a `Sendable` key path, which a key path
+    // to a `@MainActor` property is not (Tests/CompileFailures/BindMainActorObjectOffMain.swift).
+    // Code that forces one through anyway, with an unsafe cast, sets the property on the
+    // writer's thread: debug builds check the setter's isolation; release builds skip it.
     #if DEBUG
       let result = await #expect(
         processExitsWith: .failure, observing: [\.standardErrorContent]
@@ -125,9 +125,12 @@ private final class MisusedGauge: HeadlessView {
   @ViewInvalidating(.layout) var level = 0
 }
 
-/// The generic `bind(to: object, keyPath)`, as code that knows nothing of views calls it.
-private func bindAnyObject<Object: AnyObject>(
+/// The any-thread `bind(to: object, keyPath)`, given a key path that is not `Sendable` through an
+/// explicit unsafe escape: the race the type system otherwise rejects.
+private func bindAnyObject<Object: AnyObject & Sendable>(
   _ property: Property<Int>, _ object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Int>
 ) -> SubscriptionToken {
-  property.bind(to: object, keyPath)
+  // Unsafe on purpose: this is the misuse under test.
+  let forced = unsafeBitCast(keyPath, to: (ReferenceWritableKeyPath<Object, Int> & Sendable).self)
+  return property.bind(to: object, forced)
 }

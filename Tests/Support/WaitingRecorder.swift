@@ -5,7 +5,7 @@ import InvalidatingCore
 ///
 /// ```swift
 /// let seen = WaitingRecorder<Int>()
-/// let token = property.subscribe(on: queue, seen.sink)
+/// let token = property.observe(on: queue, seen.sink)
 /// relay.accept(1)
 /// await seen.waitForCount(2)
 /// #expect(seen.values == [0, 1])

@@ -6,26 +6,29 @@ extension Property {
   /// order, coalescing those that arrive faster than `queue` runs them.
   ///
   /// ```swift
-  /// let token = service.status.subscribe(on: .main) { status in label.text = status.title }
+  /// let token = service.status.observe(on: .main) { status in print(status) }
   /// ```
   ///
-  /// Use it to feed a view, which lives on the main thread, from a service that writes on
-  /// background threads. Unlike ReactiveX's `subscribeOn`, `on:` names where the *sink* runs.
+  /// Use it to hand a property written on many threads to code that runs on one queue. The name
+  /// is ReactiveX's and Combine's: `observe(on:)` (Combine: `receive(on:)`) names where the
+  /// *sink* runs; nothing here changes where the writes happen. For a main-actor sink, prefer
+  /// `drive(_:)`, which runs at once when the write happens on the main actor.
   ///
   /// **Coalescing.** While a delivery is waiting on `queue`, newer values replace the waiting
   /// one: a burst of writes costs one hop and one sink call, with the newest value. The sink
   /// never sees an older value after a newer one, and after the writers stop its last call has
   /// the final value. Use the plain `subscribe(_:)` where every intermediate value matters.
   ///
-  /// > Important: After the token is cancelled or released, a call already waiting on `queue`
-  /// > is dropped. When the property completes (its relays are released), the last value still
-  /// > arrives.
+  /// > Important: The sink always runs later, on `queue`, even when the write happens there.
+  /// > After the token is cancelled or released, a call already waiting on `queue` is dropped.
+  /// > When the property completes (its relays are released), the last value still arrives.
   ///
   /// - Parameters:
-  ///   - queue: The queue to run `sink` on. A serial queue keeps the calls one at a time.
+  ///   - queue: The queue to run `sink` on. A serial queue keeps the calls one at a time; so
+  ///     does a concurrent one, as the calls never overlap.
   ///   - sink: Called on `queue`.
   /// - Returns: The token that keeps the subscription alive.
-  public func subscribe(
+  public func observe(
     on queue: DispatchQueue, _ sink: @escaping @Sendable (Value) -> Void
   ) -> SubscriptionToken {
     _Mailbox.subscribe(
@@ -40,23 +43,24 @@ extension Property {
   /// changes, in order, coalescing those that arrive faster than the actor runs them.
   ///
   /// ```swift
-  /// let token = service.status.subscribe(on: renderer) { renderer, status in
+  /// let token = service.status.observe(on: renderer) { renderer, status in
   ///   renderer.show(status)
   /// }
   /// ```
   ///
   /// An actor with a custom executor runs `sink` on that executor. Coalescing and ordering are
-  /// as for ``subscribe(on:_:)-(DispatchQueue,_)``: the sink never sees an older value after
+  /// as for ``observe(on:_:)-(DispatchQueue,_)``: the sink never sees an older value after
   /// a newer one, and ends on the final value.
   ///
-  /// > Important: After the token is cancelled or released, a call still waiting for the actor
-  /// > is dropped. When the property completes, the last value still arrives.
+  /// > Important: The sink always runs later, in a task on the actor. After the token is
+  /// > cancelled or released, a call still waiting for the actor is dropped. When the property
+  /// > completes, the last value still arrives.
   ///
   /// - Parameters:
   ///   - actor: The actor to run `sink` on.
   ///   - sink: Called isolated to `actor`, with the actor and the value.
   /// - Returns: The token that keeps the subscription alive.
-  public func subscribe<Target: Actor>(
+  public func observe<Target: Actor>(
     on actor: Target, _ sink: @escaping @Sendable (isolated Target, Value) -> Void
   ) -> SubscriptionToken {
     _Mailbox.subscribe(
@@ -70,34 +74,38 @@ extension Property {
       })
   }
 
-  /// Calls `sink` on the main actor with the current value, then with the property's changes,
-  /// in order, coalescing those that arrive faster than the main actor runs them.
+  /// Calls `sink` on `queue` with the current value, then with the property's changes.
   ///
-  /// ```swift
-  /// let token = service.progress.subscribeOnMainActor { progress in
-  ///   progressView.progress = progress   // a main-actor property
-  /// }
-  /// ```
-  ///
-  /// The main-actor counterpart of ``subscribe(on:_:)-(DispatchQueue,_)``, with the same
-  /// coalescing and ordering.
-  ///
-  /// > Important: After the token is cancelled or released, a call still waiting for the main
-  /// > actor is dropped. When the property completes, the last value still arrives.
-  ///
-  /// - Parameter sink: Called on the main actor.
+  /// - Parameters:
+  ///   - queue: The queue to run `sink` on.
+  ///   - sink: Called on `queue`.
   /// - Returns: The token that keeps the subscription alive.
-  public func subscribeOnMainActor(
-    _ sink: @escaping @MainActor @Sendable (Value) -> Void
+  @available(
+    *, deprecated, renamed: "observe(on:_:)",
+    message:
+      "`subscribe(on:)` names where the upstream runs in RxSwift and Combine; this is delivery"
+  )
+  public func subscribe(
+    on queue: DispatchQueue, _ sink: @escaping @Sendable (Value) -> Void
   ) -> SubscriptionToken {
-    _Mailbox.subscribe(
-      to: node,
-      schedule: { drain in Task { @MainActor in drain() } },
-      deliver: { mailbox in
-        MainActor.assumeIsolated {
-          if let value = mailbox.take() { sink(value) }
-        }
-      })
+    observe(on: queue, sink)
+  }
+
+  /// Calls `sink` isolated to `actor` with the current value, then with the property's changes.
+  ///
+  /// - Parameters:
+  ///   - actor: The actor to run `sink` on.
+  ///   - sink: Called isolated to `actor`, with the actor and the value.
+  /// - Returns: The token that keeps the subscription alive.
+  @available(
+    *, deprecated, renamed: "observe(on:_:)",
+    message:
+      "`subscribe(on:)` names where the upstream runs in RxSwift and Combine; this is delivery"
+  )
+  public func subscribe<Target: Actor>(
+    on actor: Target, _ sink: @escaping @Sendable (isolated Target, Value) -> Void
+  ) -> SubscriptionToken {
+    observe(on: actor, sink)
   }
 }
 

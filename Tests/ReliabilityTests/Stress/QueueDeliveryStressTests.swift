@@ -3,7 +3,7 @@ import Foundation
 import Invalidating
 import Testing
 
-/// Delivery elsewhere (`subscribe(on:)`, `subscribeOnMainActor`) under sustained writers from
+/// Delivery elsewhere (`observe(on:)`, `drive`) under sustained writers from
 /// several threads: the sink runs one call at a time, and after the writers stop its last call
 /// has the final value, on any queue, serial or concurrent (issue 13, defect 4).
 @Suite("Delivery on a queue under load")
@@ -13,7 +13,7 @@ struct QueueDeliveryStressTests {
   static let writesPerWriter = 5_000
 
   @Test(
-    "subscribe(on:) a concurrent queue, four writer threads: one call at a time, ending on the final value",
+    "observe(on:) a concurrent queue, four writer threads: one call at a time, ending on the final value",
     arguments: [true, false])
   func queueDeliveryEndsOnTheFinalValue(concurrent: Bool) {
     var staleRounds: [String] = []
@@ -30,7 +30,7 @@ struct QueueDeliveryStressTests {
       let tokens = [
         // A sink that does some work before it shows the value, as one that updates a view
         // would: drains that overlap then overlap for long enough to be seen.
-        relay.asProperty().subscribe(on: queue) { value in
+        relay.asProperty().observe(on: queue) { value in
           onQueue.enter(value) {
             Self.work()
             shown.enter(value)
@@ -59,7 +59,7 @@ struct QueueDeliveryStressTests {
     }
     print(
       """
-      sustained: subscribe(on: \(concurrent ? "concurrent" : "serial") queue), \(Self.writers) \
+      sustained: observe(on: \(concurrent ? "concurrent" : "serial") queue), \(Self.writers) \
       writers x \(Self.writesPerWriter): \(staleRounds.count) of \(Self.rounds) rounds ended \
       stale \(staleRounds), \(overlaps) overlapping sink calls
       """)
@@ -67,12 +67,12 @@ struct QueueDeliveryStressTests {
     #expect(overlaps == 0, "the sink ran concurrently with itself")
   }
 
-  @Test("subscribeOnMainActor, four writer threads: ends on the final value")
+  @Test("drive, four writer threads: ends on the final value")
   @MainActor
   func mainActorDeliveryEndsOnTheFinalValue() async {
     let relay = BehaviorRelay(0)
     let probe = Probe()
-    let token = relay.asProperty().subscribeOnMainActor { value in probe.enter(value) }
+    let token = relay.asProperty().drive { value in probe.enter(value) }
     let next = Counter()
     let finished = await Task.detached {
       runConcurrently(threads: Self.writers) { _ in
@@ -90,7 +90,7 @@ struct QueueDeliveryStressTests {
     let deadline = clock.now + .seconds(10)
     while probe.last != final && clock.now < deadline { await Task.yield() }
     for _ in 0..<100 { await Task.yield() }
-    print("sustained: subscribeOnMainActor ended on \(probe.last ?? -1), final \(final)")
+    print("sustained: drive ended on \(probe.last ?? -1), final \(final)")
     #expect(probe.last == final)
     #expect(probe.overlaps == 0)
     token.cancel()
