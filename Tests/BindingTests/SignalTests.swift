@@ -185,7 +185,7 @@ struct SignalTests {
     var relay: PublishRelay<Int>? = PublishRelay()
     var iterator = relay!.map { $0 }.values.makeAsyncIterator()
     let completed = Recorder<Bool>()
-    let token = relay!.subscribe(onCompleted: { completed.record(true) }) { _ in }
+    let token = relay!.subscribe(onNext: { _ in }, onCompleted: { completed.record(true) })
     relay!.accept(1)
     relay!.accept(2)
     relay = nil

@@ -55,20 +55,27 @@ public class Signal<Element> {
   /// - Complexity: O(1), plus one call per event of ``startWith(_:)``.
   @inlinable
   public final func subscribe(_ sink: @escaping @Sendable (Element) -> Void) -> SubscriptionToken {
-    subscribe(onCompleted: nil, sink)
+    subscribe(onNext: sink, onCompleted: nil)
   }
 
-  /// Calls `sink` with every event from now on, in order, and `onCompleted` once when the
+  /// Calls `onNext` with every event from now on, in order, and `onCompleted` once when the
   /// signal ends: when every relay it comes from has been released.
   ///
+  /// ```swift
+  /// let token = messages.subscribe(
+  ///   onNext: { print($0) },
+  ///   onCompleted: { print("the connection is gone") })
+  /// ```
+  ///
   /// - Parameters:
+  ///   - onNext: Called with each event, as the sink of ``subscribe(_:)``.
   ///   - onCompleted: Called once when the signal ends, or at once if it already has; never
   ///     after the token is cancelled.
-  ///   - sink: Called with each event, as in ``subscribe(_:)``.
   /// - Returns: The token that keeps the subscription alive.
   @inlinable
   public final func subscribe(
-    onCompleted: (@Sendable () -> Void)?, _ sink: @escaping @Sendable (Element) -> Void
+    onNext sink: @escaping @Sendable (Element) -> Void,
+    onCompleted: (@Sendable () -> Void)?
   ) -> SubscriptionToken {
     for event in prefix { sink(event) }
     if let changesOf {
@@ -125,9 +132,8 @@ public struct SignalValues<Element: Sendable>: AsyncSequence, Sendable {
   public func makeAsyncIterator() -> AsyncIterator {
     let signal = signal
     let stream = AsyncStream(Element.self, bufferingPolicy: .unbounded) { continuation in
-      let token = signal.subscribe(onCompleted: { continuation.finish() }) {
-        continuation.yield($0)
-      }
+      let token = signal.subscribe(
+        onNext: { continuation.yield($0) }, onCompleted: { continuation.finish() })
       continuation.onTermination = { _ in token.cancel() }
     }
     return AsyncIterator(base: stream.makeAsyncIterator())
