@@ -24,16 +24,17 @@ import InvalidatingCore
 /// > `batch` and once per sink inside one; a sink that writes a relay has its write queued and
 /// > delivered after the current delivery, never nested; `accept(_:)` is safe from any thread.
 public final class BehaviorRelay<Value>: Property<Value> {
-  /// The node behind the relay, as the source it is (the relay made it one in `init`).
-  @inlinable
-  var source: SourceNode<Value> { unsafeDowncast(node, to: SourceNode<Value>.self) }
+  /// The node behind the relay, typed as the source it is.
+  @usableFromInline let source: SourceNode<Value>
 
   /// Creates a relay whose current value is `value`.
   ///
   /// - Parameter value: The initial value.
   @inlinable
   public init(_ value: Value) {
-    super.init(node: SourceNode(value))
+    let source = SourceNode(value)
+    self.source = source
+    super.init(node: source)
   }
 
   /// Creates a relay whose current value is `value` (RxRelay's spelling of ``init(_:)``).

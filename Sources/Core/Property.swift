@@ -17,8 +17,9 @@
 /// state that others must not write, hand out `relay.asProperty()`, a separate read-only
 /// property that cannot be cast back to the relay.
 ///
-/// Only this package declares subclasses of `Property` (the relay is the one): its
-/// initializers that a subclass could call are not public.
+/// `Property` is a class so that the relay can be one; every member is `final` and its storage
+/// is not public, so a subclass declared outside this package can neither write nor change
+/// what a property reads. Do not subclass it.
 ///
 /// > Important: Every rule of the engine's contract applies: delivery is synchronous outside a
 /// > `batch`, once per batch inside one, glitch-free through derived properties, queued (not
@@ -78,26 +79,29 @@ open class Property<Value> {
   /// after their last value has been delivered.
   ///
   /// ```swift
-  /// let token = viewModel.count.subscribe(onCompleted: { print("done") }) { count in
+  /// let token = viewModel.count.subscribe { count in
   ///   print(count)
+  /// } onCompleted: {
+  ///   print("the view model is gone")
   /// }
   /// ```
   ///
-  /// A property that never changes (``init(value:)``), or one whose relays were already
+  /// A property derived from several relays completes when the last of them is released. A
+  /// property that never changes (``init(value:)``), or one whose relays were already
   /// released, calls `sink` with its value and then `onCompleted` at once.
   ///
   /// > Important: Cancelling or releasing the token ends the subscription without completion:
   /// > `onCompleted` is not called after `cancel()`.
   ///
   /// - Parameters:
-  ///   - onCompleted: Called once, on the thread that completes the property (the one that
-  ///     releases the last relay behind it), after every value has reached `sink`.
   ///   - sink: Called on the thread that delivers the change. Never called concurrently with
   ///     itself.
+  ///   - onCompleted: Called once, after every value has reached `sink`, on the thread that
+  ///     completes the property (the one that releases the last relay behind it).
   /// - Returns: The token that keeps the subscription alive.
   public final func subscribe(
-    onCompleted: @escaping @Sendable () -> Void,
-    _ sink: @escaping @Sendable (Value) -> Void
+    _ sink: @escaping @Sendable (Value) -> Void,
+    onCompleted: @escaping @Sendable () -> Void
   ) -> SubscriptionToken {
     node.subscribe(emitsCurrentValue: true, onCompletion: onCompleted, sink)
   }

@@ -59,7 +59,7 @@ import Testing
     var relay: BehaviorRelay<Int>? = BehaviorRelay(0)
     let doubled = relay!.map { $0 * 2 }
     let completed = Recorder<Void>()
-    let token = doubled.subscribe(onCompleted: { completed.record(()) }) { _ in }
+    let token = doubled.subscribe({ _ in }, onCompleted: { completed.record(()) })
     relay!.accept(2)
     relay = nil
     #expect(completed.count == 1)

@@ -8,8 +8,10 @@ import Testing
     var relay: BehaviorRelay<Int>? = BehaviorRelay(0)
     let property = relay!.asProperty()
     let seen = Recorder<String>()
-    let token = property.subscribe(onCompleted: { seen.record("completed") }) {
+    let token = property.subscribe {
       seen.record("\($0)")
+    } onCompleted: {
+      seen.record("completed")
     }
     relay!.accept(1)
     #expect(seen.values == ["0", "1"])
@@ -23,7 +25,7 @@ import Testing
     var second: BehaviorRelay<Int>? = BehaviorRelay(2)
     let sum = Property.combineLatest(first!, second!).map { $0 + $1 }
     let completions = Recorder<Int>()
-    let token = sum.subscribe(onCompleted: { completions.record(sum.value) }) { _ in }
+    let token = sum.subscribe({ _ in }, onCompleted: { completions.record(sum.value) })
     first = nil
     #expect(completions.values.isEmpty)
     second = nil
@@ -34,7 +36,7 @@ import Testing
   @Test func noCompletionAfterCancel() {
     var relay: BehaviorRelay<Int>? = BehaviorRelay(0)
     let completions = Recorder<Void>()
-    let token = relay!.subscribe(onCompleted: { completions.record(()) }) { _ in }
+    let token = relay!.subscribe({ _ in }, onCompleted: { completions.record(()) })
     token.cancel()
     relay = nil
     #expect(completions.count == 0)
@@ -42,8 +44,10 @@ import Testing
 
   @Test func aConstantPropertyCompletesAtOnceAfterItsValue() {
     let seen = Recorder<String>()
-    let token = Property(value: 5).subscribe(onCompleted: { seen.record("completed") }) {
+    let token = Property(value: 5).subscribe {
       seen.record("\($0)")
+    } onCompleted: {
+      seen.record("completed")
     }
     #expect(seen.values == ["5", "completed"])
     _ = token
@@ -52,8 +56,10 @@ import Testing
   @Test func releasingInsideABatchCompletesAfterTheBatchsWrites() {
     var relay: BehaviorRelay<Int>? = BehaviorRelay(0)
     let seen = Recorder<String>()
-    let token = relay!.asProperty().subscribe(onCompleted: { seen.record("completed") }) {
+    let token = relay!.asProperty().subscribe {
       seen.record("\($0)")
+    } onCompleted: {
+      seen.record("completed")
     }
     batch {
       relay!.accept(1)
