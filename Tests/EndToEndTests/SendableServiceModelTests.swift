@@ -51,7 +51,7 @@ final class ServiceConfig: Sendable {
     let lastSummary = Recorder<String>()
     let token = config.summary.subscribe(lastSummary.sink)
     let threads = 4
-    let commands = 2_000
+    let commands = 5_000
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
       for index in 0..<commands {
         if index % 100 == 0 { config.reload(timeout: 30 + thread) }
