@@ -24,7 +24,9 @@ import InvalidatingCore
 /// > `batch` and once per sink inside one; a sink that writes a relay has its write queued and
 /// > delivered after the current delivery, never nested; `accept(_:)` is safe from any thread.
 public final class BehaviorRelay<Value>: Property<Value> {
-  /// The node behind the relay, typed as the source it is.
+  /// The node behind the relay (`node`), typed as the source it is. Stored rather than
+  /// downcast from `node` on each call: the downcast made `accept` 10-20 ns slower per write in
+  /// the benchmarks, where the field costs 8 bytes per relay.
   @usableFromInline let source: SourceNode<Value>
 
   /// Creates a relay whose current value is `value`.
