@@ -1,17 +1,36 @@
 import InvalidatingCore
 
-/// Declares state that the declaring type writes and everyone else only reads.
+/// Declares a read-only ``InvalidatingCore/Property`` and the relay that writes it, in one line.
 ///
 /// The wrapped property is a read-only ``InvalidatingCore/Property``; its projected value
-/// (`$name`) is the ``BehaviorRelay`` that writes it. Keep `$name` private to the type by
-/// convention: only code that can name the wrapper's owner writes.
+/// (`$name`) is the ``BehaviorRelay`` that writes it.
 ///
 /// ```swift
 /// final class CounterViewModel {
 ///   @ReadWrite(0) var count: Property<Int>
-///   func increment() { $count.accept(count.value + 1) }
+///   func increment() { $count.modify { $0 += 1 } }
 /// }
 /// ```
+///
+/// > Important: `@ReadWrite` does not make the state read-only to callers. Swift gives `$name`
+/// > the access level of `name` (SE-0258), so any code that can read `count` (another module
+/// > too, if `count` is public) can call `$count.accept(_:)`. A wrapper's storage is also a
+/// > `var`, so a `Sendable` class cannot declare one, and `init` cannot derive a `let` from
+/// > `count` before every stored property is set. Where only the type may write, keep the relay
+/// > private and hand out `asProperty()`:
+/// >
+/// > ```swift
+/// > final class CounterViewModel: Sendable {
+/// >   let count: Property<Int>
+/// >   let doubled: Property<Int>
+/// >   private let countRelay = BehaviorRelay(0)
+/// >   init() {
+/// >     count = countRelay.asProperty()
+/// >     doubled = countRelay.map { $0 * 2 }
+/// >   }
+/// >   func increment() { countRelay.modify { $0 += 1 } }
+/// > }
+/// > ```
 ///
 /// Releasing the owner releases the relay: properties derived from `count` keep its last value
 /// and complete.

@@ -12,14 +12,23 @@
 /// count.accept(1)                                // prints 1 before accept returns
 /// ```
 ///
+/// A `BehaviorRelay` is a property that can also be written: every operator of `Property`
+/// (`map`, `combineLatest`, `values`, `bind(to:)`, ...) takes a relay as it is. To hand out
+/// state that others must not write, hand out `relay.asProperty()`, a separate read-only
+/// property that cannot be cast back to the relay.
+///
+/// `Property` is a class so that the relay can be one; every member is `final` and its storage
+/// is not public, so a subclass declared outside this package can neither write nor change
+/// what a property reads. Do not subclass it.
+///
 /// > Important: Every rule of the engine's contract applies: delivery is synchronous outside a
 /// > `batch`, once per batch inside one, glitch-free through derived properties, queued (not
 /// > nested) when a sink writes, and safe from any thread.
 ///
 /// A property keeps its sources' storage alive, but not the objects that own them: when the
 /// relays behind a property are released, the property keeps its last value and completes.
-public final class Property<Value> {
-  @usableFromInline package let node: ValueNode<Value>
+open class Property<Value> {
+  @usableFromInline package final let node: ValueNode<Value>
 
   /// Wraps `node`, keeping it attached to the graph for as long as this property lives.
   @usableFromInline
@@ -50,7 +59,7 @@ public final class Property<Value> {
   /// - Complexity: O(1) with one uncontended lock, unless a write is still waiting for
   ///   delivery, when a derived value is recomputed from its sources.
   @inlinable
-  public var value: Value { node.currentValue() }
+  public final var value: Value { node.currentValue() }
 
   /// Calls `sink` at once with the current value, then with every change, in order.
   ///
@@ -61,12 +70,47 @@ public final class Property<Value> {
   ///   concurrently with itself.
   /// - Returns: The token that keeps the subscription alive.
   @inlinable
-  public func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> SubscriptionToken {
+  public final func subscribe(_ sink: @escaping @Sendable (Value) -> Void) -> SubscriptionToken {
     node.subscribe(emitsCurrentValue: true, sink)
+  }
+
+  /// Calls `sink` at once with the current value, then with every change, in order, and
+  /// `onCompleted` once when the property completes: when the relays it follows are released,
+  /// after their last value has been delivered.
+  ///
+  /// ```swift
+  /// let token = viewModel.count.subscribe { count in
+  ///   print(count)
+  /// } onCompleted: {
+  ///   print("the view model is gone")
+  /// }
+  /// ```
+  ///
+  /// A property derived from several relays completes when the last of them is released. A
+  /// property that never changes (``init(value:)``), or one whose relays were already
+  /// released, calls `sink` with its value and then `onCompleted` at once.
+  ///
+  /// > Important: Cancelling or releasing the token ends the subscription without completion:
+  /// > `onCompleted` is not called after `cancel()`.
+  ///
+  /// - Parameters:
+  ///   - sink: Called on the thread that delivers the change. Never called concurrently with
+  ///     itself.
+  ///   - onCompleted: Called once, after every value has reached `sink`, on the thread that
+  ///     completes the property (the one that releases the last relay behind it).
+  /// - Returns: The token that keeps the subscription alive.
+  public final func subscribe(
+    _ sink: @escaping @Sendable (Value) -> Void,
+    onCompleted: @escaping @Sendable () -> Void
+  ) -> SubscriptionToken {
+    node.subscribe(emitsCurrentValue: true, onCompletion: onCompleted, sink)
   }
 }
 
-extension Property: Sendable where Value: Sendable {}
+// Safe: the only stored property is a `let` of a Sendable node, and no type outside this package
+// can subclass `Property` (no designated initializer is public); `BehaviorRelay`, the one
+// subclass, adds no stored state. A non-final class needs `@unchecked` to conform.
+extension Property: @unchecked Sendable where Value: Sendable {}
 
 extension ValueNode {
   /// Registers `sink`, in subscription order, and returns the token that ends it.

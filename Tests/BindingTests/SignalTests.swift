@@ -185,7 +185,10 @@ struct SignalTests {
     var relay: PublishRelay<Int>? = PublishRelay()
     var iterator = relay!.map { $0 }.values.makeAsyncIterator()
     let completed = Recorder<Bool>()
-    let token = relay!.subscribe(onNext: { _ in }, onCompleted: { completed.record(true) })
+    let token = relay!.subscribe { _ in
+    } onCompleted: {
+      completed.record(true)
+    }
     relay!.accept(1)
     relay!.accept(2)
     relay = nil

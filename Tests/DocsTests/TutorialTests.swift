@@ -4,7 +4,7 @@ import Testing
 /// Runs the last step of each DocC tutorial, as a learner does with `swift run`, and checks that
 /// it prints what the tutorial says it prints: the last fenced code block of the tutorial file.
 @Suite struct TutorialTests {
-  @Test func aViewModelWithPropertyAndReadWrite() throws {
+  @Test func aViewModelThatOthersOnlyRead() throws {
     let printed = try run(executable: "ViewModelTutorialStep4")
     let promised = try lastCodeBlock(ofTutorial: "ViewModel.tutorial")
     #expect(printed == promised)

@@ -114,4 +114,18 @@ struct APIListingTests {
     countToken.cancel()
     tapToken.cancel()
   }
+
+  /// The "Next" section's lines that this branch makes compile: relays read like properties,
+  /// and the atomic read-modify-write.
+  @Test func relaysReadLikePropertiesAndModifyAtomically() {
+    let price = BehaviorRelay(3)
+    let quantity = BehaviorRelay(2)
+    let total = Property.combineLatest(price, quantity).map { $0 * $1 }  // BehaviorRelays
+    let label = price.map { "\($0) €" }
+    #expect(total.value == 6 && label.value == "3 €")
+
+    let counter = BehaviorRelay(0)
+    counter.modify { $0 += 1 }
+    #expect(counter.value == 1)
+  }
 }

@@ -3,9 +3,11 @@ import Testing
 
 // The README's opening example, kept compiling and true.
 
-private final class ReadmeCounterViewModel {
-  @ReadWrite(0) var count: Property<Int>
-  func increment() { $count.accept(count.value + 1) }
+private final class ReadmeCounterViewModel: Sendable {
+  let count: Property<Int>
+  private let countRelay = BehaviorRelay(0)
+  init() { count = countRelay.asProperty() }
+  func increment() { countRelay.modify { $0 += 1 } }
 }
 
 private final class ReadmeBadgeView: HeadlessView {

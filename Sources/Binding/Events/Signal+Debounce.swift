@@ -68,15 +68,13 @@ final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
   func follow(
     _ input: Signal<Element>, _ receive: @escaping @Sendable (_SignalTimer, Element) -> Void
   ) {
-    let token = input.subscribe(
-      onNext: { [weak self] event in
-        if let self { receive(self, event) }
-      },
-      onCompleted: { [weak self] in
-        guard let self else { return }
-        self.emitPending(ifStill: nil)
-        self.output?.complete()
-      })
+    let token = input.subscribe { [weak self] event in
+      if let self { receive(self, event) }
+    } onCompleted: { [weak self] in
+      guard let self else { return }
+      self.emitPending(ifStill: nil)
+      self.output?.complete()
+    }
     lock.lock()
     self.token = token
     lock.unlock()

@@ -55,33 +55,42 @@ public class Signal<Element> {
   /// - Complexity: O(1), plus one call per event of ``startWith(_:)``.
   @inlinable
   public final func subscribe(_ sink: @escaping @Sendable (Element) -> Void) -> SubscriptionToken {
-    subscribe(onNext: sink, onCompleted: nil)
+    subscribe(sink, completion: nil)
   }
 
-  /// Calls `onNext` with every event from now on, in order, and `onCompleted` once when the
+  /// Calls `sink` with every event from now on, in order, and `onCompleted` once when the
   /// signal ends: when every relay it comes from has been released.
   ///
   /// ```swift
-  /// let token = messages.subscribe(
-  ///   onNext: { print($0) },
-  ///   onCompleted: { print("the connection is gone") })
+  /// let token = messages.subscribe { message in
+  ///   print(message)
+  /// } onCompleted: {
+  ///   print("the connection is gone")
+  /// }
   /// ```
   ///
   /// - Parameters:
-  ///   - onNext: Called with each event, as the sink of ``subscribe(_:)``.
-  ///   - onCompleted: Called once when the signal ends, or at once if it already has; never
-  ///     after the token is cancelled.
+  ///   - sink: Called with each event, as in ``subscribe(_:)``.
+  ///   - onCompleted: Called once when the signal ends, after its last event, or at once if it
+  ///     already has; never after the token is cancelled.
   /// - Returns: The token that keeps the subscription alive.
   @inlinable
   public final func subscribe(
-    onNext sink: @escaping @Sendable (Element) -> Void,
-    onCompleted: (@Sendable () -> Void)?
+    _ sink: @escaping @Sendable (Element) -> Void,
+    onCompleted: @escaping @Sendable () -> Void
+  ) -> SubscriptionToken {
+    subscribe(sink, completion: onCompleted)
+  }
+
+  @inlinable
+  final func subscribe(
+    _ sink: @escaping @Sendable (Element) -> Void, completion: (@Sendable () -> Void)?
   ) -> SubscriptionToken {
     for event in prefix { sink(event) }
     if let changesOf {
-      return changesOf.subscribe(emitsCurrentValue: false, onCompletion: onCompleted, sink)
+      return changesOf.subscribe(emitsCurrentValue: false, onCompletion: completion, sink)
     }
-    return node.subscribe(emitsCurrentValue: false, onCompletion: onCompleted) { event in
+    return node.subscribe(emitsCurrentValue: false, onCompletion: completion) { event in
       if let event { sink(event) }
     }
   }
@@ -132,8 +141,11 @@ public struct SignalValues<Element: Sendable>: AsyncSequence, Sendable {
   public func makeAsyncIterator() -> AsyncIterator {
     let signal = signal
     let stream = AsyncStream(Element.self, bufferingPolicy: .unbounded) { continuation in
-      let token = signal.subscribe(
-        onNext: { continuation.yield($0) }, onCompleted: { continuation.finish() })
+      let token = signal.subscribe {
+        continuation.yield($0)
+      } onCompleted: {
+        continuation.finish()
+      }
       continuation.onTermination = { _ in token.cancel() }
     }
     return AsyncIterator(base: stream.makeAsyncIterator())

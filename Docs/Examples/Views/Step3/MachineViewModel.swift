@@ -9,27 +9,33 @@ struct Reading: Sendable {
 }
 
 /// The screen's state: raw readings in, display-ready percentages out.
-final class MachineViewModel {
-  @ReadWrite(0.0) var cpuShare: Property<Double>
-  @ReadWrite(0.0) var memoryShare: Property<Double>
-
+final class MachineViewModel: Sendable {
+  /// The share of CPU time in use, from 0 to 1.
+  let cpuShare: Property<Double>
+  /// The share of memory in use, from 0 to 1.
+  let memoryShare: Property<Double>
   /// The CPU gauge: changes only when the rounded percentage does.
-  private(set) lazy var cpuPercent: Property<Int> =
-    cpuShare
-    .map { Int(($0 * 100).rounded()) }
-    .removeDuplicates()
-
+  let cpuPercent: Property<Int>
   /// The memory gauge: changes only when the rounded percentage does.
-  private(set) lazy var memoryPercent: Property<Int> =
-    memoryShare
-    .map { Int(($0 * 100).rounded()) }
-    .removeDuplicates()
+  let memoryPercent: Property<Int>
+
+  private let cpuShareRelay = BehaviorRelay(0.0)
+  private let memoryShareRelay = BehaviorRelay(0.0)
+
+  init() {
+    cpuShare = cpuShareRelay.asProperty()
+    memoryShare = memoryShareRelay.asProperty()
+    cpuPercent = cpuShareRelay.map { Int(($0 * 100).rounded()) }
+      .removeDuplicates()
+    memoryPercent = memoryShareRelay.map { Int(($0 * 100).rounded()) }
+      .removeDuplicates()
+  }
 
   /// Takes a reading: both values change together, in one batch.
   func apply(_ reading: Reading) {
     batch {
-      $cpuShare.accept(reading.cpuBusy)
-      $memoryShare.accept(reading.memoryUsed)
+      cpuShareRelay.accept(reading.cpuBusy)
+      memoryShareRelay.accept(reading.memoryUsed)
     }
   }
 }

@@ -1,0 +1,42 @@
+extension SourceNode {
+  /// Changes the newest value in place with `body`, holding the domain's lock from the read to
+  /// the write, then writes the result as `write(_:)` does: an atomic read-modify-write.
+  ///
+  /// The one place where the engine runs user code under its lock (the lock is what makes the
+  /// change atomic): `body` must not read, write or subscribe to any node. `body` changes a
+  /// copy of `latest`, so the value it replaces is still held by `latest` and is released,
+  /// like every replaced value, after the lock. If `body` throws, nothing is written.
+  ///
+  /// - Returns: What `body` returns.
+  /// - Complexity: `write(_:)`, plus `body` and a copy of the value.
+  package func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    let context = ThreadContext.current
+    let root = home.lockRoot()
+    var value = latest
+    let result: Result
+    do {
+      result = try body(&value)
+    } catch {
+      root.lock.unlock()
+      withExtendedLifetime(value) {}  // released outside the lock
+      throw error
+    }
+    if _slowPath(context.batchDepth > 0) {
+      writeInBatch(value, lockedRoot: root, context)
+    } else {
+      write(value, lockedRoot: root, context)
+    }
+    return result
+  }
+
+  /// `writeInBatch(_:_:)` entered with `root` locked: the value is current at once and
+  /// delivered when the outermost batch ends. Unlocks.
+  private func writeInBatch(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
+    var previous = value
+    swap(&latest, &previous)
+    root.writeCount &+= 1
+    if context.markTouchedInBatch(self) { root.unsettled += 1 }
+    root.lock.unlock()
+    withExtendedLifetime(previous) {}  // released outside the lock
+  }
+}
