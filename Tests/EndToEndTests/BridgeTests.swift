@@ -126,7 +126,7 @@ import Testing
   @Test func directFormHopsToTheMainActorForOffMainWrites() async {
     let load = BehaviorRelay(0)
     let view = LoggingView("load", log: log)
-    let signal = Signal()
+    let signal = Blink()
     let token = view.invalidate(.display, signal, whenever: load.asProperty())
     await Task.detached {
       for value in 1...50 { load.accept(value) }
@@ -140,7 +140,7 @@ import Testing
 }
 
 /// An invalidator that checks it runs on the main actor and counts its calls.
-struct Signal: ViewInvalidatingType {
+struct Blink: ViewInvalidatingType {
   let calls = WaitingRecorder<Void>()
 
   func invalidate(view: PlatformView) {

@@ -28,8 +28,9 @@ func everyTopLevelNameUnqualified() {
   let events: PublishRelay<Int> = PublishRelay()
   let property: Property<Int> = relay.asProperty()
   let token: SubscriptionToken = property.drive { _ in }
-  let changes: Changes<Int> = property.changes
+  let changes: Signal<Int> = property.changes
   let values: PropertyValues<Int> = property.values
+  let signalValues: SignalValues<Int> = events.values
   let answer: Int = batch { 42 }
   let types: [Any.Type] = [
     Engine.self, Invalidations.self, HeadlessView.self, PlatformView.self, RenderLoop.self,
@@ -37,7 +38,7 @@ func everyTopLevelNameUnqualified() {
     (any ViewInvalidatingType).self, (any ObjectInvalidatingType).self,
     ObjectInvalidating<Int>.self,
   ]
-  _ = (events, token, changes, values, answer, types)
+  _ = (events, token, changes, values, signalValues, answer, types)
 }
 
 /// Uses the property wrappers unqualified.
