@@ -204,10 +204,71 @@ extension ValueNode {
     sinks.append(entry)
     if let onCompletion { completions.append((entry.id, onCompletion)) }
     guard _slowPath(root.unsettled > 0) else { return (delivered, false) }
-    catchingUp.append((entry.id, root.writeCount))
+    guard isSource else { return (nil, false) }
+    // A source: start from the newest write, and skip the deliveries of it and older ones.
+    if writeSeq != deliveredSeq {
+      catchingUp.append((entry.id, [(Unmanaged.passUnretained(self), writeSeq)]))
+      hasCatchingUpSinks = true
+    }
+    return (unsafeDowncast(self, to: SourceNode<Value>.self).latest, false)
+  }
+
+  /// The first value of a new subscriber of a derived node while writes wait for delivery:
+  /// the value computed from the newest writes, consistent with the stamp its subscription
+  /// catches up from (see `catchingUp`), so that no later delivery is older than it.
+  ///
+  /// Computing is retried while other threads' writes land during it; should they keep
+  /// landing, the subscriber starts from the value delivered so far instead, and catches up
+  /// with every delivery after it: an older first value, but never an older one after a newer.
+  /// The caller is the domain's drainer, so no delivery runs meanwhile.
+  @usableFromInline
+  func firstValueWhileUnsettled(subscription id: UInt64) -> Value {
+    for _ in 0..<4 {
+      let stamp = home.writeStamp().writes
+      let value = currentValue()
+      let root = home.lockRoot()
+      if root.writeCount == stamp {
+        // No write landed while computing: the value is that of the sources' newest writes.
+        addCatchUpRecord(id)
+        root.lock.unlock()
+        return value
+      }
+      root.lock.unlock()
+    }
+    let root = home.lockRoot()
+    let delivered = delivered
+    root.lock.unlock()
+    return delivered
+  }
+
+  /// For a new subscriber of a derived node that is not given a first value (a change stream):
+  /// skip the deliveries of writes made before it subscribed.
+  @usableFromInline
+  func recordCatchUp(subscription id: UInt64) {
+    let root = home.lockRoot()
+    addCatchUpRecord(id)
+    root.lock.unlock()
+  }
+
+  /// Records that subscription `id` starts from the state of every upstream source's newest
+  /// write (see `catchingUp`). Lock; the caller is the domain's drainer (inputs are stable).
+  final func addCatchUpRecord(_ id: UInt64) {
+    var upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)] = []
+    var seen: Set<ObjectIdentifier> = []
+    var work: [AnyNode] = [self]
+    var behind = false
+    while let node = work.popLast() {
+      guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
+      if node.isSource {
+        upstream.append((Unmanaged.passUnretained(node), node.writeSeq))
+        if node.writeSeq != node.deliveredSeq { behind = true }
+      } else {
+        work.append(contentsOf: node.inputs)
+      }
+    }
+    guard behind else { return }
+    catchingUp.append((id, upstream))
     hasCatchingUpSinks = true
-    if isSource { return (unsafeDowncast(self, to: SourceNode<Value>.self).latest, false) }
-    return (nil, false)
   }
 
   /// Gives a new subscriber its first value, and its completion if the node already ended.
@@ -216,8 +277,9 @@ extension ValueNode {
     _ entry: SinkEntry<Value>, _ value: Value?, _ emitsCurrentValue: Bool,
     _ completionNow: (@Sendable () -> Void)?, _ context: ThreadContext
   ) {
+    if value == nil && !emitsCurrentValue { recordCatchUp(subscription: entry.id) }
     if emitsCurrentValue {
-      let first = value ?? currentValue()
+      let first = value ?? firstValueWhileUnsettled(subscription: entry.id)
       context.beginScope()
       entry.sink(first)
       context.endScope()

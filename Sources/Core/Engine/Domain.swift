@@ -61,8 +61,7 @@ package final class Domain: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var unsettled = 0
   /// How many writes this domain (and every domain merged into it) has taken; a new derived
   /// node compares it at creation and at attachment to know whether its first value is stale.
-  /// `writeCount - unsettled` only grows: it stamps how far delivery has come. Guarded by
-  /// `lock`.
+  /// Guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var writeCount: UInt64 = 0
 
   @usableFromInline package init() { lock = lockStorage.handle }
@@ -82,10 +81,6 @@ package final class Domain: @unchecked Sendable {
     defer { root.lock.unlock() }
     return (root.writeCount, root.unsettled == 0)
   }
-
-  /// How many writes have been delivered (or coalesced into a delivered one): a stamp that only
-  /// grows. Lock.
-  @usableFromInline var settledStamp: UInt64 { writeCount &- UInt64(unsettled) }
 
   /// `lockRoot()` for a domain that was merged into another: follow the forwarding chain.
   @usableFromInline

@@ -37,7 +37,6 @@
       defer { root.lock.unlock() }
       check(!root.isForwarded, "lockRoot returned a forwarded domain")
       check(root.unsettled >= 0, "negative unsettled count \(root.unsettled)")
-      check(root.settledStamp <= root.writeCount, "settled stamp ahead of the write count")
       if root.drainers.isEmpty {
         check(root.queue.isEmpty, "a free role with \(root.queue.count) queued changes")
         check(root.waiters.isEmpty, "a free role with \(root.waiters.count) waiting threads")

@@ -47,6 +47,14 @@ package class AnyNode: @unchecked Sendable {
   @exclusivity(unchecked) final var nextQueued: Unmanaged<AnyNode>?
   /// Whether `commitStaged()` captured sinks for `deliverCommitted(_:)` to run. Role.
   @exclusivity(unchecked) @usableFromInline final var hasCommittedSinks = false
+  /// For a source: how many writes it has taken (the newest write's sequence number), and the
+  /// sequence numbers of the write staged for delivery and of the write delivered. A new
+  /// subscriber that starts from a newer value than the delivered one compares these (see
+  /// `catchingUp`). `writeSeq` and `deliveredSeq`: lock; `stagedSeq`: role.
+  @exclusivity(unchecked) @usableFromInline final var writeSeq: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline final var stagedSeq: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline final var deliveredSeq: UInt64 = 0
+
   /// Whether a derived node's `pulled` cache holds a value, computed at `pulledStamp`. Lock.
   @exclusivity(unchecked) final var hasPulledValue = false
   @exclusivity(unchecked) final var pulledStamp: UInt64 = 0
@@ -131,9 +139,8 @@ struct NodeSteps: Sendable {
   /// Recomputes a derived node's value for the event being delivered; returns whether it
   /// changed (a source returns `false`). Role, outside the lock.
   @usableFromInline let recompute: @Sendable (AnyNode) -> Bool
-  /// Publishes the staged value and captures the sinks to run, given the domain's settled stamp
-  /// once this event is committed. Role, under the lock.
-  @usableFromInline let commit: @Sendable (AnyNode, UInt64) -> Void
+  /// Publishes the staged value and captures the sinks to run. Role, under the lock.
+  @usableFromInline let commit: @Sendable (AnyNode) -> Void
   /// Runs the sinks captured by `commit`. Role, outside the lock.
   @usableFromInline let deliver: @Sendable (AnyNode, ThreadContext) -> Void
   /// Forgets a cancelled subscription, then unlocks the root domain given; returns whether
@@ -146,7 +153,7 @@ struct NodeSteps: Sendable {
   @inlinable
   init(
     recompute: @escaping @Sendable (AnyNode) -> Bool,
-    commit: @escaping @Sendable (AnyNode, UInt64) -> Void,
+    commit: @escaping @Sendable (AnyNode) -> Void,
     deliver: @escaping @Sendable (AnyNode, ThreadContext) -> Void,
     removeSinkAndUnlock: @escaping @Sendable (AnyNode, UInt64, Domain) -> Bool
   ) {
@@ -225,10 +232,12 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline final var committedSinks:
     ContiguousArray<SinkEntry<Value>>?
   /// Subscriptions that started from a value newer than the one delivered so far, with the
-  /// domain's write count then: until delivery passes that stamp, a change delivered to them
-  /// would be older than (or the same as) what they already have, so they skip it. Lock.
-  @exclusivity(unchecked) @usableFromInline final var catchingUp: [(id: UInt64, stamp: UInt64)] =
-    []
+  /// sources it was computed from and their write sequence numbers then: until every one of
+  /// them has delivered that write, a change delivered to such a subscription would be older
+  /// than what it already has, so it skips it (and the change that brings exactly its first
+  /// state, a repeat). The sources are this node's upstream, kept alive by it. Lock.
+  @exclusivity(unchecked) @usableFromInline final var catchingUp:
+    [(id: UInt64, upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)])] = []
   /// Whether `catchingUp` has entries: the delivery paths test this flag. Lock.
   @exclusivity(unchecked) @usableFromInline final var hasCatchingUpSinks = false
 
@@ -247,7 +256,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   static func steps(recompute: @escaping @Sendable (AnyNode) -> Bool) -> NodeSteps {
     NodeSteps(
       recompute: recompute,
-      commit: { unsafeDowncast($0, to: ValueNode<Value>.self).commitStaged(settled: $1) },
+      commit: { unsafeDowncast($0, to: ValueNode<Value>.self).commitStaged() },
       deliver: { unsafeDowncast($0, to: ValueNode<Value>.self).deliverCommitted($1) },
       removeSinkAndUnlock: {
         unsafeDowncast($0, to: ValueNode<Value>.self).removeSinkAndUnlock(id: $1, root: $2)
@@ -261,7 +270,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   where Value == Event? {
     NodeSteps(
       recompute: recompute,
-      commit: { unsafeDowncast($0, to: ValueNode<Value>.self).commitStaged(settled: $1) },
+      commit: { unsafeDowncast($0, to: ValueNode<Value>.self).commitStaged() },
       deliver: {
         let node = unsafeDowncast($0, to: ValueNode<Value>.self)
         node.deliverCommitted($1)
@@ -341,11 +350,10 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   @usableFromInline
   func pull() -> Value { fatalError("ValueNode subclasses override pull()") }
 
-  /// Publishes the staged value and captures the sinks to run. Role, under the lock.
-  ///
-  /// - Parameter settled: The domain's settled stamp with this change committed.
+  /// Publishes the staged value and captures the sinks to run. Role, under the lock, after the
+  /// sources of the change have committed.
   @inlinable @inline(__always)
-  final func commitStaged(settled: UInt64) {
+  final func commitStaged() {
     if hasStaged {
       if _isPOD(Value.self) {
         // Nothing to release: a plain copy, and `staged` already equals `delivered`.
@@ -356,22 +364,31 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
       }
       hasStaged = false
       changeCount &+= 1
+      if isSource { deliveredSeq = stagedSeq }
     }
     if !sinks.isEmpty {
-      committedSinks = _slowPath(hasCatchingUpSinks) ? sinksCaughtUp(by: settled) : sinks
+      committedSinks = _slowPath(hasCatchingUpSinks) ? sinksCaughtUp() : sinks
       hasCommittedSinks = true
     }
   }
 
-  /// The sinks to give a change that leaves the domain at `settled`: all but the subscriptions
-  /// still catching up (see `catchingUp`), whose records go once delivery passes them. Lock.
+  /// The sinks to give the change being committed: all but the subscriptions still catching
+  /// up (see `catchingUp`), whose records go once every source upstream has delivered the
+  /// write they started from. A change that brings exactly that state is skipped too. Lock,
+  /// after the change's sources have committed.
   @usableFromInline
-  final func sinksCaughtUp(by settled: UInt64) -> ContiguousArray<SinkEntry<Value>> {
+  final func sinksCaughtUp() -> ContiguousArray<SinkEntry<Value>> {
     var skipped: [UInt64] = []
     catchingUp.removeAll { record in
-      if settled > record.stamp { return true }
-      skipped.append(record.id)
-      return false
+      var caughtUp = true
+      var same = true
+      for (source, seq) in record.upstream {
+        let delivered = source._withUnsafeGuaranteedRef { $0.deliveredSeq }
+        if delivered < seq { caughtUp = false }
+        if delivered != seq { same = false }
+      }
+      if !caughtUp || same { skipped.append(record.id) }
+      return caughtUp
     }
     hasCatchingUpSinks = !catchingUp.isEmpty
     if skipped.isEmpty { return sinks }

@@ -44,15 +44,14 @@ extension Engine {
       changed[0]._withUnsafeGuaranteedRef { source in
         source.withRootLocked { root in
           root.unsettled -= writes
-          let settled = root.settledStamp
-          for node in changed { node._withUnsafeGuaranteedRef { $0.steps.commit($0, settled) } }
+          for node in changed { node._withUnsafeGuaranteedRef { $0.steps.commit($0) } }
           root.lock.unlock()
         }
       }
     } else {
       // A batch delivering several domains at once: each node commits under its own lock.
-      // Every source is counted as settled first, so each node commits with its domain's
-      // stamp for the whole event, as in the single-domain case.
+      // Every source commits before the nodes derived from it, as in the single-domain case
+      // (a subscriber catching up compares the sources' delivered writes).
       session.spansDomains = false
       for node in changed {
         node._withUnsafeGuaranteedRef { node in
@@ -65,7 +64,7 @@ extension Engine {
       for node in changed {
         node._withUnsafeGuaranteedRef { node in
           let root = node.home.lockRoot()
-          node.steps.commit(node, root.settledStamp)
+          node.steps.commit(node)
           root.lock.unlock()
         }
       }

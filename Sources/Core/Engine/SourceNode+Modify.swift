@@ -28,15 +28,4 @@ extension SourceNode {
     }
     return result
   }
-
-  /// `writeInBatch(_:_:)` entered with `root` locked: the value is current at once and
-  /// delivered when the outermost batch ends. Unlocks.
-  private func writeInBatch(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
-    var previous = value
-    swap(&latest, &previous)
-    root.writeCount &+= 1
-    if context.markTouchedInBatch(self) { root.unsettled += 1 }
-    root.lock.unlock()
-    withExtendedLifetime(previous) {}  // released outside the lock
-  }
 }

@@ -6,8 +6,9 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
   /// The newest value written. Lock.
   @exclusivity(unchecked) @usableFromInline var latest: Value
-  /// Written values waiting for delivery, oldest first. Lock.
+  /// Written values waiting for delivery, oldest first, and their sequence numbers. Lock.
   @exclusivity(unchecked) @usableFromInline var pending = RingBuffer<Value>()
+  @exclusivity(unchecked) @usableFromInline var pendingSeqs = RingBuffer<UInt64>()
   /// An object that lives as long as this source: what writes it from outside the graph (a
   /// time operator's state, which holds the source weakly). Set once, before the source is
   /// shared.
@@ -77,6 +78,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   @inlinable @inline(__always)
   func write(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
     root.writeCount &+= 1
+    writeSeq &+= 1
     // Values replaced under the lock are released after it (see ValueNode): their deinit may
     // read this very source. For plain data the swaps are a few moves.
     var previousLatest = value
@@ -94,10 +96,11 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       var previousDelivered = value
       swap(&delivered, &previousDelivered)
       changeCount &+= 1
+      deliveredSeq = writeSeq
       if sinks.isEmpty {
         root.lock.unlock()
       } else {
-        let entries = _slowPath(hasCatchingUpSinks) ? sinksCaughtUp(by: root.settledStamp) : sinks
+        let entries = _slowPath(hasCatchingUpSinks) ? sinksCaughtUp() : sinks
         root.lock.unlock()
         run(entries, with: value, context)
       }
@@ -115,6 +118,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   @usableFromInline
   func writeThroughDerived(_ root: Domain, _ context: ThreadContext) {
     hasStaged = true
+    stagedSeq = writeSeq
     root.unsettled += 1
     root.lock.unlock()
     Engine.deliverWrite(of: self, context)
@@ -125,6 +129,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   @usableFromInline
   func writeWhileDelivering(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
     pending.append(value)
+    pendingSeqs.append(writeSeq)
     root.unsettled += 1
     let depth = root.cascadeDepth(of: context)
     let mustWait = root.enqueue(.write(self, closesEvent: true, depth: depth), from: context)
@@ -155,6 +160,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   func emit<Event>(_ event: Event, lockedRoot root: Domain, _ context: ThreadContext)
   where Value == Event? {
     root.writeCount &+= 1
+    writeSeq &+= 1
     guard root.drainers.isEmpty else {
       writeWhileDelivering(event, lockedRoot: root, context)
       return
@@ -163,10 +169,11 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     if _fastPath(downstream.isEmpty) {
       // Straight to the sinks, without keeping the event anywhere.
       changeCount &+= 1
+      deliveredSeq = writeSeq
       if sinks.isEmpty {
         root.lock.unlock()
       } else {
-        let entries = _slowPath(hasCatchingUpSinks) ? sinksCaughtUp(by: root.settledStamp) : sinks
+        let entries = _slowPath(hasCatchingUpSinks) ? sinksCaughtUp() : sinks
         root.lock.unlock()
         run(entries, with: event, context)
       }
@@ -184,16 +191,30 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     let root = home.lockRoot()
     root.writeCount &+= 1
     root.unsettled += 1
+    writeSeq &+= 1
+    let seq = writeSeq
     root.lock.unlock()
-    context.batchEvents.append((self, { [self] in pending.append(event) }))
+    context.batchEvents.append(
+      (
+        self,
+        { [self] in
+          pending.append(event)
+          pendingSeqs.append(seq)
+        }
+      ))
   }
 
   @usableFromInline
   func writeInBatch(_ value: Value, _ context: ThreadContext) {
+    writeInBatch(value, lockedRoot: home.lockRoot(), context)
+  }
+
+  /// `writeInBatch(_:_:)` entered with `root`'s lock held. Unlocks.
+  func writeInBatch(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
     var previous = value
-    let root = home.lockRoot()
     swap(&latest, &previous)
     root.writeCount &+= 1
+    writeSeq &+= 1
     if context.markTouchedInBatch(self) { root.unsettled += 1 }
     root.lock.unlock()
     withExtendedLifetime(previous) {}  // released outside the lock
@@ -201,15 +222,18 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
   override func enqueueLatest() {
     pending.append(latest)
+    pendingSeqs.append(writeSeq)
   }
 
   override func stageLatest() {
     // `staged` holds a second reference to `delivered` here, so no value dies under the lock.
     stage(latest)
+    stagedSeq = writeSeq
   }
 
   override func stagePending() {
     if let value = pending.popFirst() { stage(value) }
+    if let seq = pendingSeqs.popFirst() { stagedSeq = seq }
   }
 
   /// Ends the source: it will never change again. Its sinks are released, `values` sequences

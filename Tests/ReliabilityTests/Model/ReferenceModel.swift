@@ -78,6 +78,9 @@ final class ReferenceModel {
     /// When `latest` was written: the model learns of writes out of real-time order (a write
     /// from a sink of a nested delivery is seen after those of the sink that caused it).
     var latestTime = 0
+    /// For a source: how many writes it has taken, and which of them `value` is.
+    var writeSeq = 0
+    var deliveredSeq = 0
   }
 
   struct Sink {
@@ -86,10 +89,10 @@ final class ReferenceModel {
     /// Logical time of the subscription and of its cancellation.
     let subscribedAt: Int
     var cancelledAt: Int?
-    /// The domain's write count when the sink subscribed while writes waited for delivery: it
-    /// started from the newest value, so it skips deliveries until delivery passes that count
-    /// (rule 11).
-    var catchingUpAt: Int?
+    /// When the sink subscribed while writes waited for delivery, it started from the newest
+    /// value: the sources upstream with their newest write then. It skips deliveries until
+    /// each has delivered that write, and the one that brings exactly that state (rule 11).
+    var catchingUp: [(source: NodeID, seq: Int)]?
   }
 
   /// One domain's counters, as the engine keeps them: writes taken, and writes not delivered
@@ -102,7 +105,7 @@ final class ReferenceModel {
 
   struct Event {
     let key: Int
-    let writes: [(source: NodeID, value: Int)]
+    let writes: [(source: NodeID, value: Int, seq: Int)]
   }
 
   private(set) var nodes: [NodeID: Node] = [:]
@@ -226,13 +229,14 @@ final class ReferenceModel {
     }
     let root = domain(id)
     domainCounts[root]!.writes += 1
+    nodes[id]!.writeSeq += 1
     if isInBatch {
       if !batchTouched.contains(id) {
         batchTouched.append(id)
         domainCounts[root]!.unsettled += 1
       }
     } else {
-      pending.append(Event(key: key, writes: [(id, value)]))
+      pending.append(Event(key: key, writes: [(id, value, nodes[id]!.writeSeq)]))
       domainCounts[root]!.unsettled += 1
     }
   }
@@ -244,7 +248,9 @@ final class ReferenceModel {
   func endBatch(at key: Int) {
     batchDepth -= 1
     guard batchDepth == 0, !batchTouched.isEmpty else { return }
-    pending.append(Event(key: key, writes: batchTouched.map { ($0, nodes[$0]!.latest) }))
+    pending.append(
+      Event(
+        key: key, writes: batchTouched.map { ($0, nodes[$0]!.latest, nodes[$0]!.writeSeq) }))
     batchTouched = []
   }
 
@@ -258,8 +264,11 @@ final class ReferenceModel {
     let counts = domainCounts[domain(node)]!
     var first = nodes[node]!.value
     if counts.unsettled > 0 {
-      sinks[sink]!.catchingUpAt = counts.writes
       first = latestValue(node)
+      let upstream = upstreamSources(of: node).map { ($0, nodes[$0]!.writeSeq) }
+      if upstream.contains(where: { nodes[$0.0]!.deliveredSeq != $0.1 }) {
+        sinks[sink]!.catchingUp = upstream
+      }
     }
     guard emitsCurrentValue else { return nil }
     return ExpectedCall(sink: sink, node: node, value: first, rank: sinksByNode[node]!.count - 1)
@@ -311,8 +320,9 @@ final class ReferenceModel {
     let before = nodes
     var changed: [NodeID] = []
     var isChanged = Set<NodeID>()
-    for (source, value) in event.writes {
+    for (source, value, seq) in event.writes {
       nodes[source]!.value = value
+      nodes[source]!.deliveredSeq = seq
       if isChanged.insert(source).inserted { changed.append(source) }
       domainCounts[domain(source)]!.unsettled -= 1
     }
@@ -333,10 +343,12 @@ final class ReferenceModel {
         guard state.subscribedAt < event.key, (state.cancelledAt ?? .max) > event.key else {
           continue
         }
-        if let stamp = state.catchingUpAt {
-          // Nothing newer than the value it started from yet: skip.
-          guard domainCounts[domain(id)]!.settled > stamp else { continue }
-          sinks[sink]!.catchingUpAt = nil
+        if let upstream = state.catchingUp {
+          // Nothing newer than the value it started from yet, or exactly it: skip.
+          let caughtUp = upstream.allSatisfy { nodes[$0.source]!.deliveredSeq >= $0.seq }
+          let same = upstream.allSatisfy { nodes[$0.source]!.deliveredSeq == $0.seq }
+          if caughtUp { sinks[sink]!.catchingUp = nil }
+          if !caughtUp || same { continue }
         }
         calls.append(ExpectedCall(sink: sink, node: id, value: nodes[id]!.value, rank: rank))
       }
@@ -356,6 +368,30 @@ final class ReferenceModel {
     let new = NodeKind.selected(by: nodes[selector]!.value, amongInputs: inputs.count)
     return changed.contains(selector) || changed.contains(inputs[old])
       || changed.contains(inputs[new])
+  }
+
+  /// The sources a node is computed from now, as the engine's edges say: every input, except
+  /// that a `switchLatest` follows its selector and the input its delivered value selects.
+  func upstreamSources(of id: NodeID) -> [NodeID] {
+    var found: [NodeID] = []
+    var work = [id]
+    var seen: Set<NodeID> = []
+    while let next = work.popLast() {
+      guard seen.insert(next).inserted else { continue }
+      let node = nodes[next]!
+      guard let kind = node.kind else {
+        found.append(next)
+        continue
+      }
+      if kind.isDynamic {
+        let selected = NodeKind.selected(
+          by: nodes[node.inputs[0]]!.value, amongInputs: node.inputs.count)
+        work.append(contentsOf: [node.inputs[0], node.inputs[selected]])
+      } else {
+        work.append(contentsOf: node.inputs)
+      }
+    }
+    return found
   }
 
   // MARK: Reading
