@@ -19,9 +19,8 @@ extension Property {
   public var changes: Signal<Value> {
     let input = Unmanaged.passUnretained(node)
     // For operators: a node of events recomputed only in a delivery that changed the property.
-    let events = DerivedNode<Value?>(eventInputs: [node]) { mode, previous in
-      guard mode == .delivery, previous == nil else { return .some(nil) }
-      return .some(ValueNode.read(input, .delivery))
+    let events = DerivedNode<Value?>(eventInputs: [node]) { mode, _ in
+      .some(mode == .delivery ? ValueNode.read(input, .delivery) : nil)
     }
     return Signal(node: events, changesOf: node)
   }

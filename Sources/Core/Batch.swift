@@ -82,9 +82,7 @@ extension ThreadContext {
             let closes = index == group.nodes.count - 1
             root.queue.append(.write(node, closesEvent: closes, depth: depth))
           }
-          if mayWait && (root.isClosing || root.queue.count >= Engine.handOverLimit) {
-            waits.append(root)
-          }
+          if mayWait && root.isBusyWithOthers { waits.append(root) }
         }
         root.lock.unlock()
       }
@@ -115,8 +113,7 @@ extension ThreadContext {
       }
       queue()
       root.queue.append(.write(source, closesEvent: true, depth: root.cascadeDepth(of: self)))
-      if mayWait && !root.isDrained(onlyBy: self)
-        && (root.isClosing || root.queue.count >= Engine.handOverLimit)
+      if mayWait && !root.isDrained(onlyBy: self) && root.isBusyWithOthers
         && !waits.contains(where: { $0 === root })
       {
         waits.append(root)

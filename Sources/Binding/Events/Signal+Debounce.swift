@@ -98,15 +98,25 @@ final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
   /// Returns whether it delivered one.
   @discardableResult
   func emitPending(ifStill generation: UInt64?) -> Bool {
-    lock.lock()
-    guard generation == nil || generation == self.generation, let event = pending else {
-      lock.unlock()
+    guard let event = takePending(ifStill: generation, closingWindowIfNone: false) else {
       return false
     }
-    pending = nil
-    lock.unlock()
     output?.emit(event)
     return true
+  }
+
+  /// Takes the event waiting, if the wait `generation` is still the latest (`nil`: any);
+  /// with none to take, closes the throttle window if asked, in the same locked step (an
+  /// event arriving meanwhile then opens a new window rather than waiting in a closed one).
+  private func takePending(ifStill generation: UInt64?, closingWindowIfNone: Bool) -> Element? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard generation == nil || generation == self.generation, let event = pending else {
+      if closingWindowIfNone { isWindowOpen = false }
+      return nil
+    }
+    pending = nil
+    return event
   }
 
   /// For `throttle`: delivers `event` at once and opens a window if none is open (returning
@@ -128,14 +138,7 @@ final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
   /// For `throttle`: at a window's end, delivers the event held, if any, and keeps the window
   /// open for another interval (returning `true`); otherwise closes it.
   func endWindow() -> Bool {
-    lock.lock()
-    guard let event = pending else {
-      isWindowOpen = false
-      lock.unlock()
-      return false
-    }
-    pending = nil
-    lock.unlock()
+    guard let event = takePending(ifStill: nil, closingWindowIfNone: true) else { return false }
     output?.emit(event)
     return true
   }

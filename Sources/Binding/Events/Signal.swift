@@ -164,10 +164,11 @@ extension Signal {
     from inputs: [AnyNode], prefix: [Element] = [],
     event: @escaping @Sendable () -> Element?
   ) -> Signal<Element> {
-    let node = DerivedNode<Element?>(eventInputs: inputs) { mode, previous in
-      guard previous != nil || mode == .delivery else { return .some(nil) }
-      guard mode == .delivery, let next = event() else { return nil }
-      return .some(next)
+    // An event node reads `nil` outside a delivery (at creation too); in one, the event or
+    // nothing (`nil`: no event to deliver).
+    let node = DerivedNode<Element?>(eventInputs: inputs) { mode, _ in
+      guard mode == .delivery else { return .some(nil) }
+      return event().map { .some($0) }
     }
     return Signal(node: node, prefix: prefix)
   }

@@ -110,11 +110,21 @@ package final class Domain: @unchecked Sendable {
   @usableFromInline
   func enqueue(_ event: Event, from context: ThreadContext) -> Bool {
     queue.append(event)
-    guard context.rolesHeld == 0 else { return false }
-    guard isClosing || queue.count >= Engine.handOverLimit else { return false }
+    guard context.rolesHeld == 0, isBusyWithOthers else { return false }
+    addWaiter(context)
+    return true
+  }
+
+  /// Whether a writer that may wait must do so: the drainer is delivering what others queued,
+  /// or the queue is full. Lock.
+  @usableFromInline var isBusyWithOthers: Bool {
+    isClosing || queue.count >= Engine.handOverLimit
+  }
+
+  /// Adds `context`, the calling thread's, to the threads waiting for their turn. Lock.
+  func addWaiter(_ context: ThreadContext) {
     _ = context.parker  // made here, on its own thread, before a waker can look for it
     waiters.append(Unmanaged.passUnretained(context))
-    return true
   }
 
   /// The cascade depth of a change queued now by `context` (see `enqueue(_:from:)`). Stops the

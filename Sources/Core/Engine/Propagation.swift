@@ -43,28 +43,20 @@ extension Engine {
       // The first changed node is a source of the event: its domain is the event's.
       changed[0]._withUnsafeGuaranteedRef { source in
         source.withRootLocked { root in
-          root.unsettled -= writes
           for node in changed { node._withUnsafeGuaranteedRef { $0.steps.commit($0) } }
+          root.unsettled -= writes
           root.lock.unlock()
         }
       }
     } else {
       // A batch delivering several domains at once: each node commits under its own lock.
-      // Every source commits before the nodes derived from it, as in the single-domain case
-      // (a subscriber catching up compares the sources' delivered writes).
+      // (Sources come first in `changed`, so they commit before the nodes derived from them.)
       session.spansDomains = false
-      for node in changed {
-        node._withUnsafeGuaranteedRef { node in
-          guard node.isSource else { return }
-          let root = node.home.lockRoot()
-          root.unsettled -= 1
-          root.lock.unlock()
-        }
-      }
       for node in changed {
         node._withUnsafeGuaranteedRef { node in
           let root = node.home.lockRoot()
           node.steps.commit(node)
+          if node.isSource { root.unsettled -= 1 }
           root.lock.unlock()
         }
       }
@@ -190,12 +182,11 @@ extension Engine {
   static func waitForTurnAfterBatch(in domain: Domain, _ context: ThreadContext) {
     let root = domain.lockRoot()
     // A free role means an empty queue: the batch's changes are delivered.
-    guard !root.drainers.isEmpty, root.isClosing || root.queue.count >= handOverLimit else {
+    guard !root.drainers.isEmpty, root.isBusyWithOthers else {
       root.lock.unlock()
       return
     }
-    _ = context.parker
-    root.waiters.append(Unmanaged.passUnretained(context))
+    root.addWaiter(context)
     root.lock.unlock()
     waitForTurn(in: domain, context)
   }
@@ -253,191 +244,5 @@ extension Engine {
       root.queue.append(.task(change, depth: 0))
       root.lock.unlock()
     }
-  }
-
-  /// Attaches a new derived node to its inputs, in delivery order.
-  @usableFromInline
-  static func attachInOrder<Value>(_ node: DerivedNode<Value>) {
-    performInOrder(in: node.home) { attach(node) }
-  }
-
-  /// Connects a new derived node to its inputs. Role.
-  static func attach<Value>(_ node: DerivedNode<Value>) {
-    let root = node.home.lockRoot()
-    var rank = 0
-    for input in node.inputs {
-      rank = max(rank, input.rank + 1)
-      input.downstream.append(node)
-      input.handles += 1
-    }
-    node.rank = rank
-    node.isAttached = true
-    let inputsCompleted = node.inputs.allSatisfy(\.isCompleted)
-    // The value computed at creation describes the state then; recompute it from what the
-    // inputs have delivered if a write was on its way then or is now, or landed since.
-    let needsRefresh =
-      root.unsettled > 0 || !node.creationStamp.settled
-      || root.writeCount != node.creationStamp.writes
-    root.lock.unlock()
-    if needsRefresh { node.refresh() }
-    if inputsCompleted { complete(node) }
-  }
-
-  /// Disconnects a derived node nothing refers to any more, and then any input left unused.
-  /// Role.
-  static func detach(_ node: AnyNode) {
-    var work: [AnyNode] = [node]
-    while let next = work.popLast() {
-      let root = next.home.lockRoot()
-      guard next.isAttached, next.handles == 0, !next.isSource else {
-        root.lock.unlock()
-        continue
-      }
-      next.isAttached = false
-      for input in next.inputs {
-        if let index = input.downstream.firstIndex(where: { $0 === next }) {
-          input.downstream.remove(at: index)
-        }
-        input.handles -= 1
-        if input.handles == 0 { work.append(input) }
-      }
-      root.lock.unlock()
-    }
-  }
-
-  /// Completes `node`: runs its completion handlers, releases its sinks, and completes every
-  /// downstream node whose inputs have all completed. Role.
-  static func complete(_ node: AnyNode) {
-    var work: [AnyNode] = [node]
-    while let next = work.popLast() {
-      let root = next.home.lockRoot()
-      guard !next.isCompleted else {
-        root.lock.unlock()
-        continue
-      }
-      var released: [Any] = []
-      let handlers = next.takeCompletionHandlers(released: &released)
-      for candidate in next.downstream where candidate.inputs.allSatisfy(\.isCompleted) {
-        work.append(candidate)
-      }
-      let unused = next.handles == 0 && !next.isSource && next.isAttached
-      root.lock.unlock()
-      released.removeAll()  // sinks and handlers die here, outside the lock
-      let context = ThreadContext.current
-      context.beginScope()
-      for handler in handlers { handler() }
-      context.endScope()
-      if unused { detach(next) }
-    }
-  }
-}
-
-extension AnyNode {
-  /// Counts a new reference (a Property, a subscription) that keeps this node attached.
-  package final func retainHandle() {
-    let root = home.lockRoot()
-    handles += 1
-    root.lock.unlock()
-  }
-
-  /// Drops a reference counted by `retainHandle()`; a derived node nothing refers to any more
-  /// leaves the graph, so its inputs stop computing it.
-  package final func releaseHandle() {
-    let root = home.lockRoot()
-    let unused = dropHandle()
-    root.lock.unlock()
-    if unused { detachAfterDelivery() }
-  }
-
-  /// `releaseHandle()` for a caller that holds the lock: returns whether the node is now
-  /// unused, in which case the caller calls `detachAfterDelivery()` once it has unlocked.
-  /// A node whose attaching is still queued counts too: its detach is queued behind it.
-  final func dropHandle() -> Bool {
-    handles -= 1
-    return handles == 0 && !isSource
-  }
-
-  /// Takes an unused derived node out of the graph once no event of its domain is delivered.
-  final func detachAfterDelivery() {
-    Engine.performAfterDelivery(in: home) { [self] in Engine.detach(self) }
-  }
-}
-
-extension Engine {
-  /// Makes `node` computed from `newInputs` instead of its current inputs: the dynamic edge
-  /// behind `flatMapLatest`.
-  ///
-  /// Call it from the node's own `compute` in `.delivery` mode. When this thread is the only
-  /// drainer of the merged domain the switch happens at once, ranks are raised so the node
-  /// still follows its inputs, and if a new input is itself about to change in this event the
-  /// node is recomputed after it. Otherwise the switch is queued behind the delivery under way
-  /// and the node is refreshed then; until then it reads its new inputs' newest values.
-  ///
-  /// - Returns: Whether the switch happened at once.
-  @discardableResult
-  package static func switchInputs(of node: AnyNode, to newInputs: [AnyNode]) -> Bool {
-    let context = ThreadContext.current
-    let root = Domain.merged([node.home] + newInputs.map(\.home)).lockRoot()
-    guard root.isDrained(onlyBy: context) || root.drainers.isEmpty else {
-      root.queue.append(
-        .task(
-          {
-            relink(node, to: newInputs, ThreadContext.current)
-            node.refresh()
-          }, depth: 0))
-      root.lock.unlock()
-      return false
-    }
-    root.lock.unlock()
-    relink(node, to: newInputs, context)
-    return true
-  }
-
-  /// Moves `node`'s edges to `newInputs` and restores rank order. Role.
-  private static func relink(_ node: AnyNode, to newInputs: [AnyNode], _ context: ThreadContext) {
-    let root = node.home.lockRoot()
-    let oldInputs = node.inputs
-    var released: [AnyNode] = []
-    if node.isAttached {
-      for input in oldInputs {
-        if let index = input.downstream.firstIndex(where: { $0 === node }) {
-          input.downstream.remove(at: index)
-        }
-        input.handles -= 1
-        if input.handles == 0 { released.append(input) }
-      }
-      for input in newInputs {
-        input.downstream.append(node)
-        input.handles += 1
-      }
-    }
-    node.inputs = ContiguousArray(newInputs)
-    // Raise ranks so that every node still comes after its inputs.
-    var work: [AnyNode] = [node]
-    var reranked = false
-    while let next = work.popLast() {
-      let needed = next.inputs.reduce(0) { max($0, $1.rank + 1) }
-      guard needed > next.rank else { continue }
-      next.rank = needed
-      reranked = true
-      for child in next.downstream {
-        if child === node {
-          root.lock.unlock()
-          misuse(
-            """
-            A derived value depends on itself: flatMapLatest switched to a property computed \
-            from the flatMapLatest itself. Derive the inner property from the sources instead.
-            """)
-        }
-        work.append(child)
-      }
-    }
-    let inputChangesLater = newInputs.contains { $0.isQueued }
-    root.lock.unlock()
-    if let session = context.activeSession {
-      if reranked { session.reorder() }
-      if inputChangesLater { session.push(node) }
-    }
-    for input in released { performAfterDelivery(in: input.home) { detach(input) } }
   }
 }

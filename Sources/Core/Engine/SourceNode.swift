@@ -95,21 +95,28 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       // The common case: nothing derived, deliver straight to the sinks.
       var previousDelivered = value
       swap(&delivered, &previousDelivered)
-      changeCount &+= 1
-      deliveredSeq = writeSeq
-      if sinks.isEmpty {
-        root.lock.unlock()
-      } else {
-        let entries = _slowPath(hasCatchingUpSinks) ? sinksCaughtUp() : sinks
-        root.lock.unlock()
-        run(entries, with: value, context)
-      }
+      deliverDirectly(value, lockedRoot: root, context)
       withExtendedLifetime(previousDelivered) {}
     } else {
       writeThroughDerived(root, context)
     }
     withExtendedLifetime((previousLatest, previousStaged)) {}
     Engine.finishDrain(of: root, context)
+  }
+
+  /// Delivers the newest write, `value`, to the sinks of a source nothing is derived from,
+  /// holding the role: counts it delivered, then unlocks and runs the sinks.
+  @inlinable @inline(__always)
+  func deliverDirectly(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
+    changeCount &+= 1
+    deliveredSeq = writeSeq
+    if sinks.isEmpty {
+      root.lock.unlock()
+    } else {
+      let entries = _slowPath(hasCatchingUpSinks) ? sinksCaughtUp() : sinks
+      root.lock.unlock()
+      run(entries, with: value, context)
+    }
   }
 
   /// `write(_:lockedRoot:_:)` for a source that values are derived from, with the value staged
@@ -168,15 +175,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     Engine.takeRole(of: root, context)
     if _fastPath(downstream.isEmpty) {
       // Straight to the sinks, without keeping the event anywhere.
-      changeCount &+= 1
-      deliveredSeq = writeSeq
-      if sinks.isEmpty {
-        root.lock.unlock()
-      } else {
-        let entries = _slowPath(hasCatchingUpSinks) ? sinksCaughtUp() : sinks
-        root.lock.unlock()
-        run(entries, with: event, context)
-      }
+      deliverDirectly(event, lockedRoot: root, context)
     } else {
       staged = event
       writeThroughDerived(root, context)

@@ -1,0 +1,94 @@
+extension ValueNode {
+  // MARK: Sinks: catching up, and cancelling
+
+  /// The sinks to give the change being committed: all but the subscriptions still catching
+  /// up (see `catchingUp`), whose records go once every source upstream has delivered the
+  /// write they started from. A change that brings exactly that state is skipped too. Lock,
+  /// after the change's sources have committed.
+  @usableFromInline
+  final func sinksCaughtUp() -> ContiguousArray<SinkEntry<Value>> {
+    var skipped: [UInt64] = []
+    catchingUp.removeAll { record in
+      var caughtUp = true
+      var same = true
+      for (source, seq) in record.upstream {
+        let delivered = source._withUnsafeGuaranteedRef { $0.deliveredSeq }
+        if delivered < seq { caughtUp = false }
+        if delivered != seq { same = false }
+      }
+      if !caughtUp || same { skipped.append(record.id) }
+      return caughtUp
+    }
+    hasCatchingUpSinks = !catchingUp.isEmpty
+    if skipped.isEmpty { return sinks }
+    return sinks.filter { !skipped.contains($0.id) }
+  }
+
+  /// `NodeSteps.removeSinkAndUnlock` for this node.
+  @inlinable
+  final func removeSinkAndUnlock(id: UInt64, root: Domain) -> Bool {
+    var completion: (@Sendable () -> Void)?
+    if !completions.isEmpty, let index = completions.firstIndex(where: { $0.id == id }) {
+      completion = completions.remove(at: index).handler
+    }
+    guard let index = sinkIndex(of: id) else {
+      root.lock.unlock()
+      return false
+    }
+    var removed: SinkEntry<Value>
+    if _fastPath(index == sinks.count - 1) {
+      removed = sinks.removeLast()
+      if _slowPath(deadSinks > 0) { dropTrailingTombstones() }
+    } else {
+      removed = SinkEntry(id: 0, sink: { _ in })
+      swap(&removed, &sinks[index])
+      buryTombstone(at: index)
+    }
+    root.lock.unlock()
+    // They die here, outside the lock.
+    withExtendedLifetime(removed) {}
+    withExtendedLifetime(completion) {}
+    return true
+  }
+
+  /// The index of the sink `id`, searching from both ends (subscriptions are mostly cancelled
+  /// newest first, or in subscription order).
+  @inlinable
+  final func sinkIndex(of id: UInt64) -> Int? {
+    var front = firstLiveSink
+    var back = sinks.count - 1
+    while front <= back {
+      if sinks[back].id == id { return back }
+      if sinks[front].id == id { return front }
+      front += 1
+      back -= 1
+    }
+    return nil
+  }
+
+  /// Counts the tombstone just left at `index`, skips it if it leads, and compacts the array
+  /// once tombstones are the majority. Lock.
+  @usableFromInline
+  final func buryTombstone(at index: Int) {
+    deadSinks += 1
+    if index == firstLiveSink {
+      while firstLiveSink < sinks.count && sinks[firstLiveSink].id == 0 { firstLiveSink += 1 }
+    }
+    if deadSinks > 8 && deadSinks * 2 > sinks.count {
+      sinks.removeAll { $0.id == 0 }
+      deadSinks = 0
+      firstLiveSink = 0
+    }
+  }
+
+  /// Removes the tombstones left at the end after the last sink was removed. Lock.
+  @usableFromInline
+  final func dropTrailingTombstones() {
+    while let last = sinks.last, last.id == 0 {
+      sinks.removeLast()
+      deadSinks -= 1
+    }
+    if sinks.isEmpty { firstLiveSink = 0 }
+    firstLiveSink = min(firstLiveSink, sinks.count)
+  }
+}
