@@ -1,7 +1,6 @@
 import Foundation
 import Invalidating
 import InvalidatingTestSupport
-import Synchronization
 import Testing
 
 @testable import InvalidatingCore
@@ -144,9 +143,11 @@ struct SustainedProgram {
       Watch(node: nodes[Int.random(in: 0..<nodes.count, using: &random)].0, inOrder: true)
     }
     let nodeList = nodes
-    let shortLived = Mutex<[Weak<AnyNode>]>([])
-    let disorder = Mutex(0)
-    let counts = Mutex(Outcome())
+    // Shared by the threads: in objects, not as captured noncopyable locals (a captured
+    // `Mutex` local is boxed, and ThreadSanitizer reports its accesses as races).
+    let shortLived = Guarded<[Weak<AnyNode>]>([])
+    let disorder = Guarded(0)
+    let counts = Guarded(Outcome())
     let finished = runConcurrently(threads: threads, timeout: 300) { thread in
       var random = SplitMix64(seed: seed &+ UInt64(thread) &* 0x9E37_79B9)
       let owned = relays.indices.filter { $0 % threads == thread }
@@ -243,5 +244,20 @@ struct SustainedProgram {
     let alive = shortLived.filter { $0.object != nil }.count
     if alive > 0 { return "\(alive) short-lived nodes are still alive" }
     return nil
+  }
+}
+
+/// A value shared by threads, guarded by a lock.
+final class Guarded<Value>: @unchecked Sendable {
+  // Safe: `value` is only touched while `lock` is held.
+  private let lock = Lock()
+  private var value: Value
+
+  init(_ value: Value) { self.value = value }
+
+  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&value)
   }
 }

@@ -93,7 +93,7 @@ struct ConcurrencyStressTests {
     let derived = mapNode(source) { $0 + 1 }
     let sinkCount = 48
     let probes = (0..<sinkCount).map { _ in Probe() }
-    let tokens = Mutex<[SubscriptionToken?]>(Array(repeating: nil, count: sinkCount))
+    let tokens = Guarded<[SubscriptionToken?]>(Array(repeating: nil, count: sinkCount))
     /// Cancels sink `index` from inside a delivery and records it, so a later call is caught.
     @Sendable func cancelFromSink(_ index: Int) {
       guard let token = tokens.withLock({ $0[index].take() }) else { return }
@@ -155,8 +155,8 @@ struct ConcurrencyStressTests {
       let (c, d) = decodePair(next)
       return c >= a && d >= b
     }
-    let kept = Mutex<[(node: Property<Int>, probe: Probe, token: SubscriptionToken)]>([])
-    let released = Mutex<[Weak<ValueNode<Int>>]>([])
+    let kept = Guarded<[(node: Property<Int>, probe: Probe, token: SubscriptionToken)]>([])
+    let released = Guarded<[Weak<ValueNode<Int>>]>([])
     let disorder = Counter()
     let overlaps = Counter()
 
