@@ -40,6 +40,7 @@ open class Property<Value> {
   /// Creates a property that always has `value` and never changes.
   ///
   /// Subscribers receive `value` once and the subscription ends at once.
+  @_disfavoredOverload
   public convenience init(value: Value) {
     let source = SourceNode(value)
     source.isCompleted = true
@@ -59,7 +60,7 @@ open class Property<Value> {
   /// - Complexity: O(1) with one uncontended lock, unless a write is still waiting for
   ///   delivery, when a derived value is recomputed from its sources.
   @inlinable
-  public final var value: Value { node.currentValue() }
+  public final var value: Value { node.trackedValue() }
 
   /// Calls `sink` at once with the current value, then with every change, in order.
   ///

@@ -94,6 +94,40 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     Engine.attachInOrder(self)
   }
 
+  /// Creates a node whose inputs were found by computing its first value (a computed
+  /// property, see `ComputedLink`), and attaches it to the graph.
+  ///
+  /// - Parameters:
+  ///   - inputs: What computing `initial` read; may be empty (a constant).
+  ///   - home: The domain of `inputs`, merged; a new one when there are none.
+  ///   - stamp: `home`'s write stamp taken after `initial` was computed, with `settled` false
+  ///     when a write landed on an input between its read and the stamp: the attachment then
+  ///     recomputes the value.
+  @inlinable
+  package init(
+    computedFrom inputs: ContiguousArray<AnyNode>, home: Domain, initial: Value,
+    stamp: (writes: UInt64, settled: Bool),
+    compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
+  ) {
+    self.compute = compute
+    self.creationStamp = stamp
+    super.init(
+      home: home, value: initial, isSource: false, carriesEvents: false,
+      steps: Self.steps(recompute: { node in
+        let node = unsafeDowncast(node, to: DerivedNode<Value>.self)
+        guard let value = node.compute(.delivery, node.delivered) else { return false }
+        node.stage(value)
+        return true
+      }))
+    self.isAttached = false
+    self.inputs = inputs
+  }
+
+  /// Attaches a node made by `init(computedFrom:...)`, once its owner can compute it.
+  package func attachComputed() {
+    Engine.attachInOrder(self)
+  }
+
   /// Stages `value` as the value for the change being delivered on `node`, a node of this
   /// type; returns `true`, for a delivery step to return.
   @inlinable @inline(__always)
@@ -155,9 +189,9 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     if context.computing.contains(id) {
       Engine.misuse(
         """
-        A derived value depends on itself: computing it read its own value (directly or \
-        through other derived values). Derive it from its sources instead, or break the loop \
-        with a relay that a sink writes.
+        \(describedForMisuse) depends on itself: computing it read its own value (directly \
+        or through other derived values). Derive it from its sources instead, or break the \
+        loop with a relay that a sink writes.
         """)
     }
     context.computing.append(id)

@@ -140,6 +140,14 @@ extension Engine {
     return true
   }
 
+  /// Makes `node` computed from `newInputs` instead of its current inputs, in delivery order:
+  /// from outside a delivery (a view pass that read other properties than last time), taking
+  /// the role or waiting for its turn, so no event is delivered while the edges move.
+  package static func relinkInOrder(_ node: AnyNode, to newInputs: [AnyNode]) {
+    let root = Domain.merged([node.home] + newInputs.map(\.home))
+    performInOrder(in: root) { relink(node, to: newInputs, ThreadContext.current) }
+  }
+
   /// Moves `node`'s edges to `newInputs` and restores rank order. Role.
   private static func relink(_ node: AnyNode, to newInputs: [AnyNode], _ context: ThreadContext) {
     let root = node.home.lockRoot()
@@ -170,6 +178,14 @@ extension Engine {
       for child in next.downstream {
         if child === node {
           root.lock.unlock()
+          if node.origin != nil {
+            misuse(
+              """
+              \(node.describedForMisuse) depends on itself: its computation read a property \
+              computed from it. Compute it from the sources instead, or read the other \
+              property with `untracked { }` if it must not follow it.
+              """)
+          }
           misuse(
             """
             A derived value depends on itself: flatMapLatest switched to a property computed \

@@ -59,6 +59,10 @@ package class AnyNode: @unchecked Sendable {
   @exclusivity(unchecked) final var hasPulledValue = false
   @exclusivity(unchecked) final var pulledStamp: UInt64 = 0
 
+  /// Where the node was made, for messages: set for computed properties. Set once, before
+  /// the node is shared.
+  @exclusivity(unchecked) package final var origin: NodeOrigin?
+
   /// Whether the value is plain data (`_isPOD`): nothing to release after a commit, so a node
   /// with no sinks to run needs no delivery step at all.
   @usableFromInline final let holdsPlainData: Bool
@@ -193,5 +197,28 @@ extension SinkEntry {
     withUnsafeBytes(of: self) { mine in
       withUnsafeBytes(of: other) { theirs in mine.elementsEqual(theirs) }
     }
+  }
+}
+
+/// Where a node was made, for the messages that name it.
+package final class NodeOrigin: Sendable {
+  /// What kind of node it is, such as "A computed property".
+  package let kind: String
+  package let file: StaticString
+  package let line: UInt
+
+  package init(kind: String, file: StaticString, line: UInt) {
+    self.kind = kind
+    self.file = file
+    self.line = line
+  }
+}
+
+extension AnyNode {
+  /// The node as a misuse message names it: "A computed property (made at File.swift:12)",
+  /// or "A derived value" when its origin is unknown.
+  package final var describedForMisuse: String {
+    guard let origin else { return "A derived value" }
+    return "\(origin.kind) (made at \(origin.file):\(origin.line))"
   }
 }

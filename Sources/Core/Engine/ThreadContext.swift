@@ -32,6 +32,15 @@ package final class ThreadContext {
   @exclusivity(unchecked) var invalidations = PendingInvalidations()
   /// Derived nodes whose value this thread is computing, to report a node that depends on itself.
   @exclusivity(unchecked) var computing: ContiguousArray<ObjectIdentifier> = []
+  /// The tracked run under way on this thread (see `ReadTracker`), whether there is one (what
+  /// the read path tests), and the pool of trackers: `trackerDepth` of them are in use by the
+  /// runs under way, innermost last.
+  @exclusivity(unchecked) package var activeTracker: ReadTracker? {
+    didSet { isTracking = activeTracker != nil }
+  }
+  @exclusivity(unchecked) @usableFromInline var isTracking = false
+  @exclusivity(unchecked) var trackerPool: [ReadTracker] = []
+  @exclusivity(unchecked) var trackerDepth = 0
   /// The stamp of the pull this thread is running (see `Engine.pullInOrder`), else 0: values
   /// pulled in it are current for its reads even if writes land meanwhile.
   @exclusivity(unchecked) var pullStamp: UInt64 = 0

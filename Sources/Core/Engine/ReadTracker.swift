@@ -1,0 +1,229 @@
+/// The record of what one tracked computation read: a computed property's computation, or a
+/// view's pass (see `ReadWatcher`). While it runs, the thread's context points at it, and every
+/// read of a property's `value` on that thread is recorded here (`Property.value` asks
+/// `ValueNode.trackedValue()`).
+///
+/// The reads are compared, in order, with the dependencies the previous run recorded: when
+/// they are the same nodes in the same order (the common case) nothing is allocated or looked
+/// up, and `dependenciesChanged` stays `false`. Otherwise `recorded` holds the new ones, each
+/// once, in first-read order.
+///
+/// Trackers are reused: each thread keeps a pool (`ThreadContext.acquireTracker`), and a run
+/// nested in another (a computed property read inside another's computation) takes the next.
+package final class ReadTracker {
+  /// How reads return values: `.delivery` while the owning node recomputes for a delivered
+  /// change (inputs of its domain give the value being delivered), `.latest` otherwise.
+  @exclusivity(unchecked) @usableFromInline package var mode: _ReadMode = .latest
+  /// The dependencies of the previous run, in the order read.
+  @exclusivity(unchecked) @usableFromInline var expected: ContiguousArray<AnyNode> = []
+  /// How many reads matched `expected`, in order, before the first that did not.
+  @exclusivity(unchecked) @usableFromInline var matched = 0
+  /// Whether every read so far matched `expected` in order.
+  @exclusivity(unchecked) @usableFromInline var inOrder = true
+  /// The dependencies recorded once a read left the expected order; `expected`'s prefix first.
+  @exclusivity(unchecked) package var recorded: ContiguousArray<AnyNode> = []
+  /// The identities in `recorded`, once it is long enough for a linear search to cost more.
+  @exclusivity(unchecked) var recordedSet: Set<ObjectIdentifier> = []
+  /// What a newly recorded dependency had taken when it was read (see `AnyNode.version`):
+  /// whoever attaches the run's owner to it compares, and recomputes or invalidates when a
+  /// write landed between the read and the attachment.
+  @exclusivity(unchecked) package var versions: [(node: AnyNode, version: UInt64)] = []
+  /// The node recomputed for a delivered change when `mode` is `.delivery`: a new input of
+  /// another domain than this node's is read at its newest value (it has no value being
+  /// delivered here).
+  @exclusivity(unchecked) unowned(unsafe) var deliveredNode: AnyNode?
+  /// The object whose pass is tracked, if any: reading its own invalidating properties is not
+  /// a dependency (they invalidate it already).
+  @exclusivity(unchecked) package weak var owner: AnyObject?
+  /// The identity of what the run computes, to find a computation that reads itself.
+  @exclusivity(unchecked) package var computing: ObjectIdentifier?
+
+  init() {}
+
+  /// Whether the run read other nodes than the previous run, or in another order.
+  package var dependenciesChanged: Bool { !inOrder || matched != expected.count }
+
+  /// The dependencies this run read, in first-read order.
+  package var dependencies: ContiguousArray<AnyNode> {
+    dependenciesChanged ? recorded : expected
+  }
+
+  /// Readies the tracker for a run that expects `expected`.
+  func reset(mode: _ReadMode, expected: ContiguousArray<AnyNode>, deliveredNode: AnyNode?) {
+    self.mode = mode
+    self.expected = expected
+    self.deliveredNode = deliveredNode
+    matched = 0
+    inOrder = true
+    if !recorded.isEmpty { recorded.removeAll(keepingCapacity: true) }
+    if !recordedSet.isEmpty { recordedSet.removeAll(keepingCapacity: true) }
+    if !versions.isEmpty { versions.removeAll(keepingCapacity: true) }
+    owner = nil
+  }
+
+  /// Lets go of the nodes the run referred to, so that a pooled tracker keeps none alive.
+  func clear() {
+    expected = []
+    if !recorded.isEmpty { recorded.removeAll(keepingCapacity: true) }
+    if !versions.isEmpty { versions.removeAll(keepingCapacity: true) }
+    if !recordedSet.isEmpty { recordedSet.removeAll(keepingCapacity: true) }
+    owner = nil
+  }
+
+  /// Records a read of `node` and returns its value for this run.
+  @usableFromInline
+  func read<Value>(_ node: ValueNode<Value>) -> Value {
+    if inOrder, matched < expected.count, expected[matched] === node {
+      matched += 1
+      // An expected node is an input of the run's owner, so it is in the delivered domain.
+      return mode == .delivery ? node.read(.delivery) : node.currentValue()
+    }
+    let isNew = record(unordered: node)
+    if mode == .delivery, isInDeliveredDomain(node) { return node.read(.delivery) }
+    if isNew { versions.append((node, node.version)) }
+    return node.currentValue()
+  }
+
+  /// Records a read of `node` whose value the caller has (an invalidating property's storage).
+  package func record(_ node: AnyNode) {
+    if inOrder, matched < expected.count, expected[matched] === node {
+      matched += 1
+      return
+    }
+    if record(unordered: node) { versions.append((node, node.version)) }
+  }
+
+  /// Records `node` after the reads left the expected order; returns whether it is new.
+  private func record(unordered node: AnyNode) -> Bool {
+    if inOrder {
+      inOrder = false
+      recorded.append(contentsOf: expected[0..<matched])
+    }
+    let id = ObjectIdentifier(node)
+    if recorded.count < 16 {
+      if recorded.contains(where: { $0 === node }) { return false }
+    } else {
+      if recordedSet.isEmpty {
+        for earlier in recorded { recordedSet.insert(ObjectIdentifier(earlier)) }
+      }
+      guard recordedSet.insert(id).inserted else { return false }
+    }
+    recorded.append(node)
+    return true
+  }
+
+  /// Whether `node` belongs to the domain being delivered. Takes its lock.
+  private func isInDeliveredDomain(_ node: AnyNode) -> Bool {
+    guard let deliveredNode else { return false }
+    return node.rootIdentity == deliveredNode.rootIdentity
+  }
+
+  /// Whether any node recorded as new has taken a write or changed since it was read.
+  package func newDependencyChangedSinceRead() -> Bool {
+    versions.contains { $0.node.version != $0.version }
+  }
+}
+
+extension AnyNode {
+  /// The identity of the node's root domain now. Takes the lock.
+  final var rootIdentity: ObjectIdentifier {
+    withRootLocked { root in
+      root.lock.unlock()
+      return ObjectIdentifier(root)
+    }
+  }
+
+  /// How many writes a source has taken, or how many changes a derived node has committed:
+  /// a number that moves whenever what a read of the node returns may have moved. Takes the
+  /// lock.
+  package final var version: UInt64 {
+    withRootLocked { root in
+      let version = isSource ? writeSeq : changeCount
+      root.lock.unlock()
+      return version
+    }
+  }
+}
+
+extension ValueNode {
+  /// `currentValue()`, recorded as a dependency when the calling thread runs a tracked
+  /// computation: what `Property.value` returns.
+  @inlinable
+  package final func trackedValue() -> Value {
+    ThreadContext.withCurrent { context in
+      if _fastPath(!context.isTracking) { return currentValue() }
+      return context.trackedRead(self)
+    }
+  }
+}
+
+extension ThreadContext {
+  /// Runs `body` as a tracked run, with a tracker from this thread's pool readied for `mode`
+  /// and `expected`, then `finish` with the tracker (to read what was recorded) and the
+  /// result, before the tracker goes back to the pool.
+  package func withTracker<Result>(
+    mode: _ReadMode, expected: ContiguousArray<AnyNode>, deliveredNode: AnyNode? = nil,
+    computing: ObjectIdentifier? = nil, owner: AnyObject? = nil,
+    _ body: () throws -> Result,
+    finish: (ReadTracker, inout Result) -> Void
+  ) rethrows -> Result {
+    let tracker: ReadTracker
+    if trackerDepth < trackerPool.count {
+      tracker = trackerPool[trackerDepth]
+    } else {
+      tracker = ReadTracker()
+      trackerPool.append(tracker)
+    }
+    trackerDepth += 1
+    tracker.reset(mode: mode, expected: expected, deliveredNode: deliveredNode)
+    tracker.computing = computing
+    tracker.owner = owner
+    let outer = activeTracker
+    activeTracker = tracker
+    defer {
+      activeTracker = outer
+      tracker.clear()
+      trackerDepth -= 1
+    }
+    var result = try body()
+    activeTracker = outer
+    finish(tracker, &result)
+    return result
+  }
+
+  /// Records a read of `node` in the active tracker and returns its value for the run.
+  @usableFromInline
+  func trackedRead<Value>(_ node: ValueNode<Value>) -> Value {
+    activeTracker.unsafelyUnwrapped.read(node)
+  }
+
+  /// Whether a tracked run for the object `id` is under way on this thread: a computation
+  /// that reads its own value, directly or through others.
+  package func isTracking(_ id: ObjectIdentifier) -> Bool {
+    trackerPool[0..<trackerDepth].contains { $0.computing == id }
+  }
+}
+
+/// Runs `body` without recording what it reads as dependencies of the computed property or
+/// the view pass that is running.
+///
+/// ```swift
+/// let greeting = Property {
+///   let name = user.name.value                        // a dependency
+///   let locale = untracked { settings.locale.value }  // read, but not followed
+///   return format(name, locale)
+/// }
+/// ```
+///
+/// Outside a tracked computation it only runs `body`.
+///
+/// - Parameter body: The reads to leave untracked.
+/// - Returns: What `body` returns.
+public func untracked<Result>(_ body: () throws -> Result) rethrows -> Result {
+  let context = ThreadContext.current
+  guard context.isTracking else { return try body() }
+  let tracker = context.activeTracker
+  context.activeTracker = nil
+  defer { context.activeTracker = tracker }
+  return try body()
+}

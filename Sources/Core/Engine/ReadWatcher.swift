@@ -1,0 +1,84 @@
+/// Follows the properties that a tracked run read (a view's pass), and calls `onChange` once
+/// per delivered change that reaches any of them: the engine side of automatic invalidation.
+///
+/// Each ``track(owner:_:)`` records what its body reads and, when that differs from the last
+/// run, moves the watch to the new set: a dependency read only in a branch no longer taken is
+/// dropped. The watch is a derived node whose inputs are the dependencies, so however many of
+/// them one batch writes, `onChange` runs once, in the delivery, glitch-free with every other
+/// derived value. Dependencies written between their read and the moment the watch reaches
+/// them are caught too: `onChange` then runs at once.
+///
+/// Use it from one thread at a time (a view's, the main actor's); `onChange` runs on the thread
+/// that delivers the change. Releasing the watcher ends the watch.
+package final class ReadWatcher: @unchecked Sendable {
+  // Safe: `dependencies`, `node` and `token` are only touched by `track`, which its caller
+  // runs on one thread at a time; `onChange` is immutable.
+  private let onChange: @Sendable () -> Void
+  /// What the last run read, in order.
+  private var dependencies: ContiguousArray<AnyNode> = []
+  /// The node that follows `dependencies`, and the subscription that calls `onChange`.
+  private var node: DerivedNode<UInt64>?
+  private var token: SubscriptionToken?
+
+  /// Creates a watcher that calls `onChange` when something a tracked run read changes.
+  package init(onChange: @escaping @Sendable () -> Void) {
+    self.onChange = onChange
+  }
+
+  deinit {
+    token?.cancel()
+    node?.releaseHandle()
+  }
+
+  /// The properties the last run read, for tests and tracing.
+  package var watched: ContiguousArray<AnyNode> { dependencies }
+
+  /// Runs `body`, recording what it reads, and watches that from now on.
+  ///
+  /// - Parameters:
+  ///   - owner: The object whose pass this is: reads of its own invalidating properties are
+  ///     not recorded (they invalidate it already).
+  ///   - body: The pass.
+  package func track<Result>(owner: AnyObject?, _ body: () -> Result) -> Result {
+    ThreadContext.withCurrent { context in
+      context.withTracker(mode: .latest, expected: dependencies, owner: owner) {
+        body()
+      } finish: { tracker, _ in
+        guard tracker.dependenciesChanged else { return }
+        let missed = tracker.newDependencyChangedSinceRead()
+        watch(tracker.recorded)
+        if missed { onChange() }
+      }
+    }
+  }
+
+  /// Moves the watch to `newDependencies`.
+  private func watch(_ newDependencies: ContiguousArray<AnyNode>) {
+    dependencies = newDependencies
+    guard !newDependencies.isEmpty else {
+      stopWatching()
+      return
+    }
+    if let node {
+      Engine.relinkInOrder(node, to: Array(newDependencies))
+      return
+    }
+    // Its value counts the changes it saw: every recomputation is a change, so its one
+    // subscriber hears of each delivered change of any dependency, once.
+    let made = DerivedNode<UInt64>(inputs: Array(newDependencies)) { _, previous in
+      (previous ?? 0) &+ 1
+    }
+    made.retainHandle()
+    node = made
+    let onChange = onChange
+    token = made.subscribe(emitsCurrentValue: false) { _ in onChange() }
+  }
+
+  /// Ends the watch.
+  private func stopWatching() {
+    token?.cancel()
+    token = nil
+    node?.releaseHandle()
+    node = nil
+  }
+}
