@@ -53,6 +53,17 @@ struct InvalidatingStorage<Value: Equatable> {
     projection?.publish(value)
   }
 
+  /// Records a read of the property, whose owner is `owner`, in the tracked run under way on
+  /// this thread: a dependency of a computed property, or of a pass of another object than
+  /// `owner` (a view's own properties invalidate it already).
+  @usableFromInline
+  mutating func recordTrackedRead(of owner: AnyObject) {
+    guard let tracker = ThreadContext.current.activeTracker, tracker.owner !== owner else {
+      return
+    }
+    tracker.record(projectedProperty().node)
+  }
+
   /// The projected property, created with the current value on first use.
   mutating func projectedProperty() -> Property<Value> {
     if let projection { return projection.property }

@@ -82,7 +82,13 @@ public struct ObjectInvalidating<Value: Equatable> {
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, Value>,
     storage storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) -> Value {
-    get { owner[keyPath: storageKeyPath].storage.value }
+    get {
+      // A read inside a view's tracked pass, or a computed property, is a dependency.
+      if _slowPath(ThreadContext.isTrackingReads) {
+        owner[keyPath: storageKeyPath].storage.recordTrackedRead(of: owner)
+      }
+      return owner[keyPath: storageKeyPath].storage.value
+    }
     // Always inlined, for the reason given on `ViewInvalidating`'s accessor.
     @inline(__always) set {
       guard owner[keyPath: storageKeyPath].storage.replace(with: newValue) else { return }

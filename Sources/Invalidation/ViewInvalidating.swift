@@ -103,7 +103,13 @@ public struct ViewInvalidating<Value: Equatable> {
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<View, Value>,
     storage storageKeyPath: ReferenceWritableKeyPath<View, Self>
   ) -> Value {
-    get { view[keyPath: storageKeyPath].storage.value }
+    get {
+      // A read inside another view's tracked pass, or a computed property, is a dependency.
+      if _slowPath(ThreadContext.isTrackingReads) {
+        view[keyPath: storageKeyPath].storage.recordTrackedRead(of: view)
+      }
+      return view[keyPath: storageKeyPath].storage.value
+    }
     // Always inlined into the property's own setter, where the key paths are literals that the
     // optimizer turns into direct field accesses; called, it would walk them at run time.
     @inline(__always) set {

@@ -4,10 +4,13 @@ import Testing
 @MainActor
 @Suite("RenderLoop")
 struct RenderLoopTests {
-  @Test("a tick runs constraints leaves first, then layout root first, then display")
+  @Test(
+    "a tick runs properties root first, constraints leaves first, then layout root first, then display"
+  )
   func passOrderAcrossThreeLevels() {
     let tree = Tree()
     for view in tree.all {
+      view.setNeedsUpdateProperties()
       view.setNeedsUpdateConstraints()
       view.setNeedsLayout()
       view.setNeedsDisplay()
@@ -16,11 +19,13 @@ struct RenderLoopTests {
     let frame = tree.loop.tick()
     #expect(
       tree.log.entries == [
+        "properties root", "properties left", "properties leaf", "properties right",
         "constraints leaf", "constraints left", "constraints right", "constraints root",
         "layout root", "layout left", "layout leaf", "layout right",
         "display root", "display left", "display leaf", "display right",
       ])
-    #expect(frame == RenderLoop.Frame(constraintUpdates: 4, layouts: 4, displays: 4))
+    #expect(
+      frame == RenderLoop.Frame(propertyUpdates: 4, constraintUpdates: 4, layouts: 4, displays: 4))
     #expect(tree.all.allSatisfy { !$0.hasPendingPass })
   }
 
@@ -68,7 +73,10 @@ struct RenderLoopTests {
     tree.right.addSubview(newcomer)
     tree.log.removeAll()
     tree.loop.tick()
-    #expect(tree.log.entries == ["layout right", "layout newcomer", "display newcomer"])
+    #expect(
+      tree.log.entries == [
+        "properties newcomer", "layout right", "layout newcomer", "display newcomer",
+      ])
   }
 
   @Test("a layout pass that resizes a subview gets it laid out and displayed in the same tick")

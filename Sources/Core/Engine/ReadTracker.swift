@@ -158,6 +158,11 @@ extension ValueNode {
 }
 
 extension ThreadContext {
+  /// Whether the calling thread runs a tracked computation or pass: what a property's getter
+  /// that is not a `Property` asks before recording its read (see `ReadTracker.record(_:)`).
+  @inlinable
+  package static var isTrackingReads: Bool { withCurrent { $0.isTracking } }
+
   /// Runs `body` as a tracked run, with a tracker from this thread's pool readied for `mode`
   /// and `expected`, then `finish` with the tracker (to read what was recorded) and the
   /// result, before the tracker goes back to the pool.

@@ -7,6 +7,22 @@
 /// asked when its turn comes, so a sibling marked by an earlier sibling's pass gets it in the
 /// same tick.
 extension HeadlessView {
+  /// Runs `updateProperties()` on every view of the subtree that needs it, root first, so that
+  /// a parent can hand its subviews what they show in the same pass.
+  func updatePropertiesInSubtree() -> Int {
+    guard subtreeNeedsFlush else { return 0 }
+    var count = 0
+    if needsUpdateProperties {
+      needsUpdateProperties = false
+      runTracked(.updateProperties) { updateProperties() }
+      count += 1
+    }
+    for subview in subviews where subview.superview === self {
+      count += subview.updatePropertiesInSubtree()
+    }
+    return count
+  }
+
   /// Runs `updateConstraints()` on every view of the subtree that needs it, leaves first.
   func updateConstraintsInSubtree() -> Int {
     guard subtreeNeedsFlush else { return 0 }
@@ -29,7 +45,7 @@ extension HeadlessView {
     var count = 0
     if needsLayout {
       needsLayout = false
-      layoutSubviews()
+      runTracked(.layout) { layoutSubviews() }
       count += 1
     }
     for subview in subviews where subview.superview === self {
@@ -52,7 +68,7 @@ extension HeadlessView {
     }
     // Requests made during this tick stay marked for the next one.
     subtreeNeedsFlush =
-      needsUpdateConstraints || needsLayout || needsDisplay
+      needsUpdateProperties || needsUpdateConstraints || needsLayout || needsDisplay
       || subviews.contains { $0.subtreeNeedsFlush }
     return count
   }

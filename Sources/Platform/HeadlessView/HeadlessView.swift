@@ -2,17 +2,28 @@ import InvalidatingCore
 
 /// A view without a window server: UIKit's invalidation model, on every platform.
 ///
-/// `HeadlessView` keeps the three deferred passes of `UIView` and their flags:
+/// `HeadlessView` keeps the four deferred passes of `UIView` (iOS 26) and their flags, run in
+/// this order:
 ///
 /// | Request                         | Flag                       | Pass (run once, later)      |
 /// |---------------------------------|----------------------------|-----------------------------|
+/// | ``setNeedsUpdateProperties()``  | ``needsUpdateProperties``  | ``updateProperties()``      |
 /// | ``setNeedsUpdateConstraints()`` | ``needsUpdateConstraints`` | ``updateConstraints()``     |
 /// | ``setNeedsLayout()``            | ``needsLayout``            | ``layoutSubviews()``        |
 /// | ``setNeedsDisplay()``           | ``needsDisplay``           | ``render()``                |
 ///
 /// A request only sets a flag, so a thousand requests cost one pass. The passes run when you
-/// call ``updateConstraintsIfNeeded()``, ``layoutIfNeeded()`` or ``displayIfNeeded()``, or when
-/// the ``RenderLoop`` that hosts the view's root ticks. The display pass produces the view's
+/// call ``updatePropertiesIfNeeded()``, ``updateConstraintsIfNeeded()``, ``layoutIfNeeded()``
+/// or ``displayIfNeeded()``, or when the ``RenderLoop`` that hosts the view's root ticks.
+///
+/// **Automatic invalidation.** While ``updateProperties()``, ``layoutSubviews()`` or
+/// ``render()`` runs, every `Property` (or relay, or computed property) whose `value` it reads,
+/// and every `@ViewInvalidating` property of another object it reads, is recorded. When one of
+/// them changes, the view gets that pass's request (``setNeedsUpdateProperties()``,
+/// ``setNeedsLayout()`` or ``setNeedsDisplay()``) on the main actor, once per batch, with no
+/// binding to write; each run of the pass records afresh, so a property read only in a branch
+/// no longer taken stops counting. This is UIKit's automatic observation tracking (iOS 26),
+/// for every `Property`, on every platform. Read without tracking inside `untracked { }`. The display pass produces the view's
 /// own output, text by default (a terminal panel, a server-rendered fragment), which stays
 /// cached in ``renderedText`` until the next ``setNeedsDisplay()``.
 ///
@@ -64,6 +75,10 @@ open class HeadlessView: Invalidatable {
 
   // MARK: Invalidation state
 
+  /// Whether a properties pass is pending: set by ``setNeedsUpdateProperties()``, cleared just
+  /// before ``updateProperties()`` runs.
+  public internal(set) var needsUpdateProperties = false
+
   /// Whether a layout pass is pending: set by ``setNeedsLayout()``, cleared just before
   /// ``layoutSubviews()`` runs.
   public internal(set) var needsLayout = false
@@ -80,18 +95,22 @@ open class HeadlessView: Invalidatable {
   /// every request, so a flush only walks the dirty branches of the tree.
   var subtreeNeedsFlush = false
 
+  /// What the tracked passes read, once a pass has run (see "Automatic invalidation").
+  var trackedPasses: TrackedPasses?
+
   /// The output of the last display pass: what ``render()`` returned. Empty until the view is
   /// first displayed.
   public internal(set) var renderedText = ""
 
   // MARK: Creating a view
 
-  /// Creates a view with the given frame. The view needs layout and display, as a new
-  /// `UIView` does.
+  /// Creates a view with the given frame. The view needs a properties update, layout and
+  /// display, as a new `UIView` does.
   ///
   /// - Parameter frame: The view's rectangle in its future superview's coordinate space.
   public init(frame: ViewRect) {
     self.frame = frame
+    needsUpdateProperties = true
     needsLayout = true
     needsDisplay = true
     subtreeNeedsFlush = true
@@ -165,6 +184,32 @@ open class HeadlessView: Invalidatable {
     return false
   }
 
+  // MARK: Properties
+
+  /// Marks the view as needing its properties updated; ``updateProperties()`` runs once at the
+  /// next flush, before constraints and layout.
+  ///
+  /// Reads inside ``updateProperties()`` are tracked (see "Automatic invalidation"), so a view
+  /// rarely needs to call this itself: a change of what the last pass read calls it.
+  open func setNeedsUpdateProperties() {
+    needsUpdateProperties = true
+    propagateFlushRequest()
+  }
+
+  /// Runs the pending properties passes of the view and its subtree now, parents before
+  /// their subviews.
+  open func updatePropertiesIfNeeded() {
+    _ = updatePropertiesInSubtree()
+  }
+
+  /// Copies model state into the view's properties (text, colors, subviews' configuration).
+  /// Override it; the default implementation does nothing.
+  ///
+  /// It runs before the constraints and layout passes, so what it sets is laid out and
+  /// displayed in the same frame. Every `Property` it reads is tracked: when one changes, the
+  /// pass runs again. Never call it directly: call ``setNeedsUpdateProperties()``.
+  open func updateProperties() {}
+
   // MARK: Layout
 
   /// Marks the view as needing layout; ``layoutSubviews()`` runs once at the next flush.
@@ -176,19 +221,23 @@ open class HeadlessView: Invalidatable {
     propagateFlushRequest()
   }
 
-  /// Runs the pending constraints and layout passes of the view and its subtree now.
+  /// Runs the pending properties, constraints and layout passes of the view and its subtree
+  /// now.
   ///
-  /// Constraints are updated first (leaves first), then ``layoutSubviews()`` runs on every
+  /// Properties are updated first (root first), constraints next (leaves first), then
+  /// ``layoutSubviews()`` runs on every
   /// view of the subtree that needs layout, parents before their subviews, so a parent can
   /// resize a subview and have it laid out in the same call. Views that need no layout are
   /// skipped.
   open func layoutIfNeeded() {
+    _ = updatePropertiesInSubtree()
     _ = updateConstraintsInSubtree()
     _ = layOutSubtree()
   }
 
   /// Positions the subviews. Override it; the default implementation does nothing.
   ///
+  /// Every `Property` it reads is tracked: when one changes, the view needs layout again.
   /// Never call it directly: call ``setNeedsLayout()`` and let the flush run it once.
   open func layoutSubviews() {}
 
@@ -218,7 +267,7 @@ open class HeadlessView: Invalidatable {
   open func displayIfNeeded() {
     guard needsDisplay else { return }
     needsDisplay = false
-    renderedText = render()
+    renderedText = runTracked(.display) { render() }
   }
 
   /// Produces the view's own output: the headless counterpart of `UIView.draw(_:)`.
@@ -228,6 +277,7 @@ open class HeadlessView: Invalidatable {
   /// position. The subviews render themselves: do not include them. The default returns an
   /// empty string (a transparent view).
   ///
+  /// Every `Property` it reads is tracked: when one changes, the view needs display again.
   /// Never call it directly: call ``setNeedsDisplay()`` and let the flush run it once.
   ///
   /// - Returns: The view's output.

@@ -5,6 +5,8 @@ extension RenderLoop {
     public var ticks = 0
     /// Ticks that found nothing to do.
     public var idleTicks = 0
+    /// Views that ran `updateProperties()`, over all ticks.
+    public var propertyUpdates = 0
     /// Views that ran `updateConstraints()`, over all ticks.
     public var constraintUpdates = 0
     /// Views that ran `layoutSubviews()`, over all ticks.
@@ -18,6 +20,7 @@ extension RenderLoop {
     mutating func record(_ frame: Frame) {
       ticks += 1
       if frame.isIdle { idleTicks += 1 }
+      propertyUpdates += frame.propertyUpdates
       constraintUpdates += frame.constraintUpdates
       layouts += frame.layouts
       displays += frame.displays

@@ -4,9 +4,11 @@
 /// observer. It owns root views (``addRootView(_:)``); a view belongs to the loop of its
 /// root. Each ``tick()`` runs, over every tree:
 ///
-/// 1. the constraints pass, subviews before their superview (leaves first);
-/// 2. the layout pass, superviews before their subviews (root first);
-/// 3. the display pass, which refreshes each dirty view's ``HeadlessView/renderedText``.
+/// 1. the properties pass, superviews before their subviews (root first), as UIKit runs
+///    `updateProperties()` from iOS 26;
+/// 2. the constraints pass, subviews before their superview (leaves first);
+/// 3. the layout pass, superviews before their subviews (root first);
+/// 4. the display pass, which refreshes each dirty view's ``HeadlessView/renderedText``.
 ///
 /// Each view runs each pass at most once per tick, however many requests it received. Only
 /// branches with a pending pass are visited, so an idle tick costs one check per root.
@@ -67,7 +69,8 @@ public final class RenderLoop {
     view.hostLoop = nil
   }
 
-  /// Runs one frame: the constraints, layout and display passes of every root's tree.
+  /// Runs one frame: the properties, constraints, layout and display passes of every root's
+  /// tree.
   ///
   /// - Returns: How many views each pass ran on.
   /// - Complexity: O(*d*) where *d* is the number of views on the branches that lead to a view
@@ -76,6 +79,9 @@ public final class RenderLoop {
   public func tick() -> Frame {
     var frame = Frame()
     let roots = rootViews
+    for root in roots where root.hostLoop === self {
+      frame.propertyUpdates += root.updatePropertiesInSubtree()
+    }
     for root in roots where root.hostLoop === self {
       frame.constraintUpdates += root.updateConstraintsInSubtree()
     }

@@ -43,6 +43,11 @@ final class RecordingView: HeadlessView {
     super.setNeedsLayout()
   }
 
+  override func updateProperties() {
+    log.record("properties", name)
+    super.updateProperties()
+  }
+
   override func updateConstraints() {
     log.record("constraints", name)
     super.updateConstraints()
@@ -63,5 +68,7 @@ final class RecordingView: HeadlessView {
 
 extension HeadlessView {
   /// Whether any pass is pending on this view itself.
-  var hasPendingPass: Bool { needsLayout || needsDisplay || needsUpdateConstraints }
+  var hasPendingPass: Bool {
+    needsUpdateProperties || needsLayout || needsDisplay || needsUpdateConstraints
+  }
 }
