@@ -15,6 +15,10 @@ import Invalidating
 let profiles: [String: () -> Body] = [
   "set": { writes(toRelayWithSubscribers: 1) },
   "subscribe": { subscribeAndCancel(amongOthers: 0) },
+  "read": {
+    let property = BehaviorRelay(42).asProperty()
+    return { iterations in for _ in 0..<iterations { consumed &+= property.value } }
+  },
   "chain": { writesThroughMapChain() },
   "diamond": { writesThroughDiamond() },
   "combineLatest": { writesThroughCombineLatestOfSix() },

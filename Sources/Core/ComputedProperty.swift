@@ -76,6 +76,8 @@ final class ComputedLink<Value>: @unchecked Sendable {
   // Safe: `node` is set once, before the node is shared; the rest is immutable.
   let body: @Sendable () -> Value
   let isDuplicate: (@Sendable (Value, Value) -> Bool)?
+  /// What the computation's reads of `@Observable` objects depend on (see `ObservableReads`).
+  let observation = ObservationTrigger()
   /// The node; it owns this link (through its compute closure), hence unowned.
   unowned(unsafe) var node: DerivedNode<Value>?
 
@@ -97,7 +99,7 @@ final class ComputedLink<Value>: @unchecked Sendable {
     var stamp: (writes: UInt64, settled: Bool) = (0, false)
     let initial = ThreadContext.withCurrent { context in
       context.withTracker(mode: .latest, expected: []) {
-        body()
+        link.run()
       } finish: { tracker, _ in
         inputs = tracker.recorded
         let domain = inputs.isEmpty ? Domain() : Domain.merged(inputs.map(\.home))
@@ -115,6 +117,17 @@ final class ComputedLink<Value>: @unchecked Sendable {
     link.node = node
     node.attachComputed()
     return node
+  }
+
+  /// Runs the computation inside a tracked run, following the `@Observable` objects it reads
+  /// through `observation`'s source.
+  func run() -> Value {
+    let observation = observation
+    return ObservableReads.track(body) {
+      ThreadContext.current.activeTracker?.record(observation.node)
+    } onChange: {
+      observation.fire()
+    }
   }
 
   /// The node's compute (see `DerivedNode`): runs the computation, tracking its reads; in
@@ -135,7 +148,7 @@ final class ComputedLink<Value>: @unchecked Sendable {
       let value = context.withTracker(
         mode: mode, expected: expected, deliveredNode: node, computing: ObjectIdentifier(node)
       ) {
-        body()
+        run()
       } finish: { tracker, _ in
         // A read on demand does not relink: the delivery of the write it saw will.
         guard mode == .delivery, tracker.dependenciesChanged else { return }

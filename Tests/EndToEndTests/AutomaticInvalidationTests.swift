@@ -290,4 +290,29 @@ struct AutomaticInvalidationTests {
     view.layoutIfNeeded()
     #expect(view.needsLayout)
   }
+
+  @Test func anInvalidationTrackerTracksAPassAViewRunsItself() {
+    // What a UIView or NSView subclass writes (PlatformView is HeadlessView here).
+    final class BadgeView: HeadlessView {
+      let title: Property<String>
+      private(set) var shownTitle = ""
+      private let tracker = InvalidationTracker()
+      init(title: Property<String>) {
+        self.title = title
+        super.init(frame: .zero)
+      }
+      func configure() {
+        tracker.track(.display, of: self) { shownTitle = title.value }
+      }
+      var followed: Int { tracker.dependencyCount(of: .display) }
+    }
+    let title = BehaviorRelay("a")
+    let view = BadgeView(title: title.asProperty())
+    view.displayIfNeeded()
+    view.configure()
+    #expect(view.shownTitle == "a")
+    #expect(view.followed == 1)
+    title.accept("b")
+    #expect(view.needsDisplay)
+  }
 }

@@ -1,3 +1,7 @@
+#if !canImport(Darwin)
+  import Synchronization
+#endif
+
 /// The record of what one tracked computation read: a computed property's computation, or a
 /// view's pass (see `ReadWatcher`). While it runs, the thread's context points at it, and every
 /// read of a property's `value` on that thread is recorded here (`Property.value` asks
@@ -145,12 +149,34 @@ extension AnyNode {
   }
 }
 
+#if !canImport(Darwin)
+  /// How many tracked runs are under way, on every thread: while none is, a read skips the
+  /// thread-local lookup, which costs more than the rest of a read on Linux (a call into the
+  /// C library; on Darwin it is a few instructions, and this count is not kept). A thread that
+  /// starts a run counts it before its own reads, so it always sees its own count.
+  @usableFromInline let trackedRuns = Atomic<Int>(0)
+#endif
+
+extension ThreadContext {
+  /// Whether a tracked run may be under way on the calling thread: `false` means certainly
+  /// not. The read path's first test.
+  @inlinable @inline(__always)
+  static var mayBeTracking: Bool {
+    #if canImport(Darwin)
+      return true
+    #else
+      return trackedRuns.load(ordering: .relaxed) != 0
+    #endif
+  }
+}
+
 extension ValueNode {
   /// `currentValue()`, recorded as a dependency when the calling thread runs a tracked
   /// computation: what `Property.value` returns.
   @inlinable
   package final func trackedValue() -> Value {
-    ThreadContext.withCurrent { context in
+    guard _slowPath(ThreadContext.mayBeTracking) else { return currentValue() }
+    return ThreadContext.withCurrent { context in
       if _fastPath(!context.isTracking) { return currentValue() }
       return context.trackedRead(self)
     }
@@ -161,7 +187,10 @@ extension ThreadContext {
   /// Whether the calling thread runs a tracked computation or pass: what a property's getter
   /// that is not a `Property` asks before recording its read (see `ReadTracker.record(_:)`).
   @inlinable
-  package static var isTrackingReads: Bool { withCurrent { $0.isTracking } }
+  package static var isTrackingReads: Bool {
+    guard _slowPath(mayBeTracking) else { return false }
+    return withCurrent { $0.isTracking }
+  }
 
   /// Runs `body` as a tracked run, with a tracker from this thread's pool readied for `mode`
   /// and `expected`, then `finish` with the tracker (to read what was recorded) and the
@@ -185,7 +214,13 @@ extension ThreadContext {
     tracker.owner = owner
     let outer = activeTracker
     activeTracker = tracker
+    #if !canImport(Darwin)
+      trackedRuns.add(1, ordering: .relaxed)
+    #endif
     defer {
+      #if !canImport(Darwin)
+        trackedRuns.subtract(1, ordering: .relaxed)
+      #endif
       activeTracker = outer
       tracker.clear()
       trackerDepth -= 1

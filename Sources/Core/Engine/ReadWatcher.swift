@@ -42,7 +42,9 @@ package final class ReadWatcher: @unchecked Sendable {
   package func track<Result>(owner: AnyObject?, _ body: () -> Result) -> Result {
     ThreadContext.withCurrent { context in
       context.withTracker(mode: .latest, expected: dependencies, owner: owner) {
-        body()
+        // A change of an `@Observable` object it read is announced before the object stores
+        // it; the pass it requests runs later, and reads the new value.
+        ObservableReads.track(body, didRead: {}, onChange: onChange)
       } finish: { tracker, _ in
         guard tracker.dependenciesChanged else { return }
         let missed = tracker.newDependencyChangedSinceRead()

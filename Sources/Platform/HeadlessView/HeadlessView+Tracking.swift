@@ -1,36 +1,107 @@
 import InvalidatingCore
 
-/// The passes whose reads a view tracks (see "Automatic invalidation" in ``HeadlessView``).
+#if canImport(UIKit)
+  import UIKit
+#elseif canImport(AppKit)
+  import AppKit
+#endif
+
+/// A view pass whose reads an ``InvalidationTracker`` follows.
 public enum TrackedPass: Sendable, Hashable, CaseIterable {
-  /// `updateProperties()`; a change requests `setNeedsUpdateProperties()`.
+  /// The properties pass (`updateProperties()`); a change requests
+  /// `setNeedsUpdateProperties()`. Where the platform has no such pass (UIKit before iOS 26,
+  /// AppKit), it requests layout: run the pass from `layoutSubviews()`/`layout()` there.
   case updateProperties
-  /// `layoutSubviews()`; a change requests `setNeedsLayout()`.
+  /// The layout pass (`layoutSubviews()`, AppKit's `layout()`); a change requests layout.
   case layout
-  /// The display pass (`render()` here, `draw(_:)` on Apple platforms); a change requests
-  /// `setNeedsDisplay()`.
+  /// The display pass (`draw(_:)`; ``HeadlessView/render()`` headless); a change requests
+  /// display.
   case display
 }
 
-/// What each tracked pass of one view read, and the watches that invalidate the view when any
-/// of it changes.
+/// Follows what a view's passes read, and requests a pass again when something it read
+/// changes: automatic invalidation, for every `Property`, on every platform.
+///
+/// ``HeadlessView`` runs one for its own passes. A `UIView` or `NSView` subclass gets the same
+/// by running its passes through one; this is how UIKit's automatic observation tracking
+/// (iOS 26, for `@Observable` only) is had on iOS 13 and macOS 10.15 and later, for
+/// properties, relays and computed properties alike:
+///
+/// ```swift
+/// final class BadgeView: UIView {
+///   let title: Property<String>
+///   private(set) var shownTitle = ""
+///   private let tracker = InvalidationTracker()
+///
+///   init(title: Property<String>) {
+///     self.title = title
+///     super.init(frame: .zero)
+///   }
+///
+///   required init?(coder: NSCoder) { nil }
+///
+///   override func layoutSubviews() {
+///     super.layoutSubviews()
+///     tracker.track(.layout, of: self) {
+///       shownTitle = title.value  // a change of title requests layout
+///     }
+///   }
+/// }
+/// ```
+///
+/// Each run records afresh: a property read only in a branch no longer taken stops counting.
+/// However many of the recorded properties one batch changes, the view gets one request, on
+/// the main actor (at once when the change was written there, else in a main-actor task).
+/// Reads inside `untracked { }` are not recorded, nor are reads of the view's own
+/// `@ViewInvalidating` properties (they invalidate it already). Where the `Observation`
+/// module exists, reads of `@Observable` objects are followed too.
+///
+/// The tracker holds the view weakly; releasing the tracker (with its view) ends every watch.
 @MainActor
-final class TrackedPasses {
+public final class InvalidationTracker {
   private var watchers: [ReadWatcher?] = [nil, nil, nil]
 
-  /// The watcher of `pass`, made on first use; its changes request the pass on `view`.
-  func watcher(for pass: TrackedPass, of view: HeadlessView) -> ReadWatcher {
-    let index = pass.index
-    if let watcher = watchers[index] { return watcher }
-    let request = MainActorRequest(view) { view in view.requestPass(pass) }
-    let made = ReadWatcher(onChange: request.send)
-    watchers[index] = made
-    return made
+  /// Creates a tracker that follows nothing yet.
+  public init() {}
+
+  /// Runs `body`, the `pass` of `view`, recording what it reads; from now on, a change of any
+  /// of it requests `pass` on `view`.
+  ///
+  /// - Parameters:
+  ///   - pass: The pass `body` is.
+  ///   - view: The view to request the pass on.
+  ///   - body: The pass's work.
+  /// - Returns: What `body` returns.
+  public func track<Result>(
+    _ pass: TrackedPass, of view: PlatformView, _ body: () -> Result
+  ) -> Result {
+    track(pass, of: view, request: { view, pass in pass.request(on: view) }, body)
   }
 
-  /// What the last run of `pass` read.
-  func watched(_ pass: TrackedPass) -> ContiguousArray<AnyNode> {
-    watchers[pass.index]?.watched ?? []
+  /// `track(_:of:_:)` for any main-actor object, with the request to make of it.
+  func track<Target: AnyObject & Sendable, Result>(
+    _ pass: TrackedPass, of target: Target,
+    request: @escaping @MainActor (Target, TrackedPass) -> Void, _ body: () -> Result
+  ) -> Result {
+    let watcher: ReadWatcher
+    if let existing = watchers[pass.index] {
+      watcher = existing
+    } else {
+      let request = MainActorRequest(target) { target in request(target, pass) }
+      watcher = ReadWatcher(onChange: request.send)
+      watchers[pass.index] = watcher
+    }
+    return watcher.track(owner: target, body)
   }
+
+  /// How many properties the last run of `pass` read and follows.
+  ///
+  /// - Parameter pass: A tracked pass.
+  /// - Returns: The number of distinct properties, relays and computed properties.
+  public func dependencyCount(of pass: TrackedPass) -> Int {
+    watchers[pass.index]?.watched.count ?? 0
+  }
+
 }
 
 extension TrackedPass {
@@ -41,15 +112,38 @@ extension TrackedPass {
     case .display: 2
     }
   }
+
+  /// Requests this pass on `view`.
+  @MainActor
+  func request(on view: PlatformView) {
+    #if canImport(UIKit)
+      switch self {
+      case .updateProperties:
+        if #available(iOS 26.0, tvOS 26.0, *) {
+          view.setNeedsUpdateProperties()
+        } else {
+          view.setNeedsLayout()
+        }
+      case .layout: view.setNeedsLayout()
+      case .display: view.setNeedsDisplay()
+      }
+    #elseif canImport(AppKit)
+      switch self {
+      case .updateProperties, .layout: view.needsLayout = true
+      case .display: view.needsDisplay = true
+      }
+    #else
+      view.requestPass(self)
+    #endif
+  }
 }
 
 extension HeadlessView {
-  /// Runs `body`, one of the view's passes, recording what it reads as that pass's
-  /// dependencies.
+  /// Runs `body`, one of the view's own passes, through its tracker.
   func runTracked<Result>(_ pass: TrackedPass, _ body: () -> Result) -> Result {
-    let passes = trackedPasses ?? TrackedPasses()
-    trackedPasses = passes
-    return passes.watcher(for: pass, of: self).track(owner: self, body)
+    let tracker = invalidationTracker ?? InvalidationTracker()
+    invalidationTracker = tracker
+    return tracker.track(pass, of: self, request: { $0.requestPass($1) }, body)
   }
 
   /// Requests `pass` again: what it read changed.
@@ -62,8 +156,11 @@ extension HeadlessView {
   }
 
   /// How many properties the last run of `pass` read and follows: for tests and tracing.
+  ///
+  /// - Parameter pass: One of the view's tracked passes.
+  /// - Returns: The number of distinct properties, relays and computed properties.
   public func trackedDependencyCount(of pass: TrackedPass) -> Int {
-    trackedPasses?.watched(pass).count ?? 0
+    invalidationTracker?.dependencyCount(of: pass) ?? 0
   }
 }
 

@@ -96,7 +96,7 @@ open class HeadlessView: Invalidatable {
   var subtreeNeedsFlush = false
 
   /// What the tracked passes read, once a pass has run (see "Automatic invalidation").
-  var trackedPasses: TrackedPasses?
+  var invalidationTracker: InvalidationTracker?
 
   /// The output of the last display pass: what ``render()`` returned. Empty until the view is
   /// first displayed.

@@ -64,6 +64,16 @@ open class UIView: UIResponder {
   /// - Parameter rect: The region to draw.
   open func draw(_ rect: CGRect) {}
 
+  /// Requests a properties pass (iOS 26).
+  @available(iOS 26.0, tvOS 26.0, *)
+  open func setNeedsUpdateProperties() {}
+  /// Runs a pending properties pass now (iOS 26).
+  @available(iOS 26.0, tvOS 26.0, *)
+  open func updatePropertiesIfNeeded() {}
+  /// Updates the view's properties from the state it shows (iOS 26).
+  @available(iOS 26.0, tvOS 26.0, *)
+  open func updateProperties() {}
+
   /// Requests a constraints pass.
   open func setNeedsUpdateConstraints() {}
   /// Runs a pending constraints pass now.
