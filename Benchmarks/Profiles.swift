@@ -21,6 +21,7 @@ let profiles: [String: () -> Body] = [
   },
   "chain": { writesThroughMapChain() },
   "diamond": { writesThroughDiamond() },
+  "computed-diamond": { writesThroughComputedDiamond() },
   "combineLatest": { writesThroughCombineLatestOfSix() },
   "view": { setsOfOneProperty(of: WrappedView()) },
   "batch": {

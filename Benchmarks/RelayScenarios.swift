@@ -191,6 +191,22 @@ func writesThroughDiamond() -> Body {
   }
 }
 
+/// The diamond written with computed properties: `Property { }` closures that read `value`.
+func writesThroughComputedDiamond() -> Body {
+  let relay = BehaviorRelay(0)
+  let b = Property { relay.value &+ 1 }
+  let c = Property { relay.value &* 2 }
+  let d = Property { b.value &+ c.value }
+  let token = d.subscribe { value in
+    diamondCalls += 1
+    consumed &+= value
+  }
+  return { iterations in
+    for i in 0..<iterations { relay.accept(i) }
+    blackHole(token)
+  }
+}
+
 /// Writes to six relays in turn, combined by one `combineLatest` with a sink.
 func writesThroughCombineLatestOfSix() -> Body {
   let relays = (0..<6).map { BehaviorRelay($0) }

@@ -34,6 +34,7 @@ extension Property {
   ///   - file: The file that creates the property, for messages; leave the default.
   ///   - line: The line that creates the property, for messages; leave the default.
   ///   - compute: Computes the value from other properties' `value`.
+  @inlinable
   public convenience init(
     file: StaticString = #fileID, line: UInt = #line,
     _ compute: @escaping @Sendable () -> Value
@@ -61,6 +62,7 @@ extension Property where Value: Equatable & SendableMetatype {
   ///   - file: The file that creates the property, for messages; leave the default.
   ///   - line: The line that creates the property, for messages; leave the default.
   ///   - compute: Computes the value from other properties' `value`.
+  @inlinable
   public convenience init(
     file: StaticString = #fileID, line: UInt = #line,
     _ compute: @escaping @Sendable () -> Value
@@ -71,16 +73,20 @@ extension Property where Value: Equatable & SendableMetatype {
 
 /// What a computed property's node computes with: the user's computation, the cut-off, and
 /// the node itself, for the computation to relink it to what it read.
+///
+/// Inlinable, so that the node's steps and the computation's reads are specialized for the
+/// caller's value type: unspecialized, the generic metadata lookups cost more than the rest.
 @usableFromInline
 final class ComputedLink<Value>: @unchecked Sendable {
   // Safe: `node` is set once, before the node is shared; the rest is immutable.
-  let body: @Sendable () -> Value
-  let isDuplicate: (@Sendable (Value, Value) -> Bool)?
+  @usableFromInline let body: @Sendable () -> Value
+  @usableFromInline let isDuplicate: (@Sendable (Value, Value) -> Bool)?
   /// What the computation's reads of `@Observable` objects depend on (see `ObservableReads`).
-  let observation = ObservationTrigger()
+  @usableFromInline let observation = ObservationTrigger()
   /// The node; it owns this link (through its compute closure), hence unowned.
-  unowned(unsafe) var node: DerivedNode<Value>?
+  @usableFromInline unowned(unsafe) var node: DerivedNode<Value>?
 
+  @inlinable
   init(_ body: @escaping @Sendable () -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?) {
     self.body = body
     self.isDuplicate = isDuplicate
@@ -88,32 +94,19 @@ final class ComputedLink<Value>: @unchecked Sendable {
 
   /// Computes the first value, finds the domain of what it read, and makes and attaches the
   /// node.
+  @inlinable
   static func makeNode(
     _ body: @escaping @Sendable () -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?,
     file: StaticString, line: UInt
   ) -> DerivedNode<Value> {
     let link = ComputedLink(body, isDuplicate: isDuplicate)
-    let origin = NodeOrigin(kind: "A computed property", file: file, line: line)
-    var inputs: ContiguousArray<AnyNode> = []
-    var home: Domain?
-    var stamp: (writes: UInt64, settled: Bool) = (0, false)
-    let initial = ThreadContext.withCurrent { context in
-      context.withTracker(mode: .latest, expected: []) {
-        link.run()
-      } finish: { tracker, _ in
-        inputs = tracker.recorded
-        let domain = inputs.isEmpty ? Domain() : Domain.merged(inputs.map(\.home))
-        stamp = domain.writeStamp()
-        // A write between a read and the stamp would otherwise go unseen: the attachment
-        // recomputes when one landed.
-        if tracker.newDependencyChangedSinceRead() { stamp.settled = false }
-        home = domain
-      }
-    }
+    var initial: Value?
+    let start = ThreadContext.current.trackFirstRun { initial = link.run() }
     let node = DerivedNode<Value>(
-      computedFrom: inputs, home: home.unsafelyUnwrapped, initial: initial, stamp: stamp
+      computedFrom: start.inputs, home: start.home, initial: initial.unsafelyUnwrapped,
+      stamp: start.stamp
     ) { mode, previous in link.compute(mode, previous) }
-    node.origin = origin
+    node.origin = NodeOrigin(kind: "A computed property", file: file, line: line)
     link.node = node
     node.attachComputed()
     return node
@@ -121,41 +114,68 @@ final class ComputedLink<Value>: @unchecked Sendable {
 
   /// Runs the computation inside a tracked run, following the `@Observable` objects it reads
   /// through `observation`'s source.
+  @inlinable
   func run() -> Value {
-    let observation = observation
-    return ObservableReads.track(body) {
-      ThreadContext.current.activeTracker?.record(observation.node)
-    } onChange: {
-      observation.fire()
-    }
+    var value: Value?
+    observation.track { value = body() }
+    return value.unsafelyUnwrapped
   }
 
   /// The node's compute (see `DerivedNode`): runs the computation, tracking its reads; in
   /// `.delivery` mode, relinks the node to what it read when that changed; returns `nil` for
   /// a value equal to `previous` when the value is `Equatable`.
+  @inlinable
   func compute(_ mode: _ReadMode, _ previous: Value?) -> Value? {
-    let node = self.node.unsafelyUnwrapped
-    return ThreadContext.withCurrent { context -> Value? in
-      if context.isTracking(ObjectIdentifier(node)) {
-        Engine.misuse(
-          """
-          \(node.describedForMisuse) depends on itself: its computation read its own value, \
-          directly or through other computed properties. Compute it from the sources instead, \
-          or read the other property with `untracked { }` if it must not follow it.
-          """)
-      }
-      let expected = mode == .delivery ? node.inputs : node.lockedInputs()
-      let value = context.withTracker(
-        mode: mode, expected: expected, deliveredNode: node, computing: ObjectIdentifier(node)
-      ) {
-        run()
-      } finish: { tracker, _ in
-        // A read on demand does not relink: the delivery of the write it saw will.
-        guard mode == .delivery, tracker.dependenciesChanged else { return }
-        Engine.switchInputs(of: node, to: Array(tracker.recorded))
-      }
-      if let previous, let isDuplicate, isDuplicate(previous, value) { return nil }
-      return value
+    var value: Value?
+    ThreadContext.withCurrent { context in
+      context.trackComputation(of: node.unsafelyUnwrapped, mode) { value = run() }
+    }
+    let computed = value.unsafelyUnwrapped
+    if let previous, let isDuplicate, isDuplicate(previous, computed) { return nil }
+    return computed
+  }
+}
+
+extension ThreadContext {
+  /// Runs `body`, a computed property's first computation, as a tracked run; returns what it
+  /// read, their merged domain, and that domain's write stamp, marked unsettled when a write
+  /// landed on something between its read and the stamp (the attachment then recomputes).
+  @usableFromInline
+  func trackFirstRun(_ body: () -> Void) -> (
+    inputs: ContiguousArray<AnyNode>, home: Domain, stamp: (writes: UInt64, settled: Bool)
+  ) {
+    var inputs: ContiguousArray<AnyNode> = []
+    var home: Domain?
+    var stamp: (writes: UInt64, settled: Bool) = (0, false)
+    withTracker(mode: .latest, expected: [], body) { tracker in
+      inputs = tracker.recorded
+      let domain = inputs.isEmpty ? Domain() : Domain.merged(inputs.map(\.home))
+      stamp = domain.writeStamp()
+      if tracker.newDependencyChangedSinceRead() { stamp.settled = false }
+      home = domain
+    }
+    return (inputs, home.unsafelyUnwrapped, stamp)
+  }
+
+  /// Runs `body`, a computation of `node`, as a tracked run; in `.delivery` mode, relinks the
+  /// node to what it read when that changed (a read on demand does not relink: the delivery of
+  /// the write it saw will).
+  @usableFromInline
+  func trackComputation(of node: AnyNode, _ mode: _ReadMode, _ body: () -> Void) {
+    if isTracking(ObjectIdentifier(node)) {
+      Engine.misuse(
+        """
+        \(node.describedForMisuse) depends on itself: its computation read its own value, \
+        directly or through other computed properties. Compute it from the sources instead, \
+        or read the other property with `untracked { }` if it must not follow it.
+        """)
+    }
+    let expected = mode == .delivery ? node.inputs : node.lockedInputs()
+    withTracker(
+      mode: mode, expected: expected, deliveredNode: node, computing: ObjectIdentifier(node), body
+    ) { tracker in
+      guard mode == .delivery, tracker.dependenciesChanged else { return }
+      Engine.switchInputs(of: node, to: Array(tracker.recorded))
     }
   }
 }

@@ -124,6 +124,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   }
 
   /// Attaches a node made by `init(computedFrom:...)`, once its owner can compute it.
+  @usableFromInline
   package func attachComputed() {
     Engine.attachInOrder(self)
   }

@@ -61,7 +61,7 @@ package class AnyNode: @unchecked Sendable {
 
   /// Where the node was made, for messages: set for computed properties. Set once, before
   /// the node is shared.
-  @exclusivity(unchecked) package final var origin: NodeOrigin?
+  @exclusivity(unchecked) @usableFromInline package final var origin: NodeOrigin?
 
   /// Whether the value is plain data (`_isPOD`): nothing to release after a commit, so a node
   /// with no sinks to run needs no delivery step at all.
@@ -201,12 +201,14 @@ extension SinkEntry {
 }
 
 /// Where a node was made, for the messages that name it.
+@usableFromInline
 package final class NodeOrigin: Sendable {
   /// What kind of node it is, such as "A computed property".
   package let kind: String
   package let file: StaticString
   package let line: UInt
 
+  @usableFromInline
   package init(kind: String, file: StaticString, line: UInt) {
     self.kind = kind
     self.file = file

@@ -16,17 +16,18 @@ enum ObservableReads {
   /// it (on this thread, before returning), and `onChange` once when the first of them is
   /// about to change.
   @inline(__always)
-  static func track<Result>(
-    _ body: () -> Result, didRead: () -> Void, onChange: @escaping @Sendable () -> Void
-  ) -> Result {
+  static func track(
+    _ body: () -> Void, didRead: () -> Void, onChange: @escaping @Sendable () -> Void
+  ) {
     #if canImport(Observation)
       if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
         // The handler is an autoclosure, evaluated only when `body` read something observable:
         // that is how a run learns that it did.
-        return withObservationTracking(body, onChange: registered(didRead, onChange))
+        withObservationTracking(body, onChange: registered(didRead, onChange))
+        return
       }
     #endif
-    return body()
+    body()
   }
 
   @inline(__always)
@@ -40,10 +41,22 @@ enum ObservableReads {
 
 /// The source a computed property depends on while its computation reads `@Observable`
 /// objects: each change Observation reports is a write to it (see `ObservableReads`).
+@usableFromInline
 final class ObservationTrigger: @unchecked Sendable {
   // Safe: `made` is only touched while `lock` is held; the node is Sendable.
   private let lock = Lock()
   private var made: SourceNode<UInt64>?
+
+  @usableFromInline init() {}
+
+  /// Runs `body`, a computation, following the `@Observable` objects it reads: the trigger's
+  /// source becomes a dependency of the tracked run, and their changes write it.
+  @usableFromInline
+  func track(_ body: () -> Void) {
+    ObservableReads.track(
+      body, didRead: { ThreadContext.current.activeTracker?.record(node) },
+      onChange: { [self] in fire() })
+  }
 
   /// The trigger's source, made on first use.
   var node: SourceNode<UInt64> {

@@ -14,6 +14,7 @@
 ///
 /// Trackers are reused: each thread keeps a pool (`ThreadContext.acquireTracker`), and a run
 /// nested in another (a computed property read inside another's computation) takes the next.
+@usableFromInline
 package final class ReadTracker {
   /// How reads return values: `.delivery` while the owning node recomputes for a delivered
   /// change (inputs of its domain give the value being delivered), `.latest` otherwise.
@@ -39,6 +40,8 @@ package final class ReadTracker {
   /// The object whose pass is tracked, if any: reading its own invalidating properties is not
   /// a dependency (they invalidate it already).
   @exclusivity(unchecked) package weak var owner: AnyObject?
+  /// Whether `owner` was set: clearing a weak reference that is already `nil` costs a call.
+  @exclusivity(unchecked) var hasOwner = false
   /// The identity of what the run computes, to find a computation that reads itself.
   @exclusivity(unchecked) package var computing: ObjectIdentifier?
 
@@ -62,7 +65,6 @@ package final class ReadTracker {
     if !recorded.isEmpty { recorded.removeAll(keepingCapacity: true) }
     if !recordedSet.isEmpty { recordedSet.removeAll(keepingCapacity: true) }
     if !versions.isEmpty { versions.removeAll(keepingCapacity: true) }
-    owner = nil
   }
 
   /// Lets go of the nodes the run referred to, so that a pooled tracker keeps none alive.
@@ -71,21 +73,28 @@ package final class ReadTracker {
     if !recorded.isEmpty { recorded.removeAll(keepingCapacity: true) }
     if !versions.isEmpty { versions.removeAll(keepingCapacity: true) }
     if !recordedSet.isEmpty { recordedSet.removeAll(keepingCapacity: true) }
-    owner = nil
   }
 
   /// Records a read of `node` and returns its value for this run.
-  @usableFromInline
+  @inlinable
   func read<Value>(_ node: ValueNode<Value>) -> Value {
     if inOrder, matched < expected.count, expected[matched] === node {
       matched += 1
       // An expected node is an input of the run's owner, so it is in the delivered domain.
       return mode == .delivery ? node.read(.delivery) : node.currentValue()
     }
+    let readsDelivered = recordUnexpected(node)
+    return readsDelivered ? node.read(.delivery) : node.currentValue()
+  }
+
+  /// Records a read of `node` that left the expected order; returns whether the run reads it
+  /// at its value being delivered (it is of the delivered domain).
+  @usableFromInline
+  func recordUnexpected(_ node: AnyNode) -> Bool {
     let isNew = record(unordered: node)
-    if mode == .delivery, isInDeliveredDomain(node) { return node.read(.delivery) }
+    if mode == .delivery, isInDeliveredDomain(node) { return true }
     if isNew { versions.append((node, node.version)) }
-    return node.currentValue()
+    return false
   }
 
   /// Records a read of `node` whose value the caller has (an invalidating property's storage).
@@ -193,14 +202,14 @@ extension ThreadContext {
   }
 
   /// Runs `body` as a tracked run, with a tracker from this thread's pool readied for `mode`
-  /// and `expected`, then `finish` with the tracker (to read what was recorded) and the
-  /// result, before the tracker goes back to the pool.
-  package func withTracker<Result>(
+  /// and `expected`, then `finish` with the tracker (to read what was recorded), before the
+  /// tracker goes back to the pool. Not generic, so that no caller pays for unspecialized
+  /// code: `body` stores its result where the caller wants it.
+  package func withTracker(
     mode: _ReadMode, expected: ContiguousArray<AnyNode>, deliveredNode: AnyNode? = nil,
     computing: ObjectIdentifier? = nil, owner: AnyObject? = nil,
-    _ body: () throws -> Result,
-    finish: (ReadTracker, inout Result) -> Void
-  ) rethrows -> Result {
+    _ body: () -> Void, finish: (ReadTracker) -> Void
+  ) {
     let tracker: ReadTracker
     if trackerDepth < trackerPool.count {
       tracker = trackerPool[trackerDepth]
@@ -211,28 +220,27 @@ extension ThreadContext {
     trackerDepth += 1
     tracker.reset(mode: mode, expected: expected, deliveredNode: deliveredNode)
     tracker.computing = computing
-    tracker.owner = owner
+    if owner != nil || tracker.hasOwner {
+      tracker.owner = owner
+      tracker.hasOwner = owner != nil
+    }
     let outer = activeTracker
     activeTracker = tracker
     #if !canImport(Darwin)
       trackedRuns.add(1, ordering: .relaxed)
     #endif
-    defer {
-      #if !canImport(Darwin)
-        trackedRuns.subtract(1, ordering: .relaxed)
-      #endif
-      activeTracker = outer
-      tracker.clear()
-      trackerDepth -= 1
-    }
-    var result = try body()
+    body()
+    #if !canImport(Darwin)
+      trackedRuns.subtract(1, ordering: .relaxed)
+    #endif
     activeTracker = outer
-    finish(tracker, &result)
-    return result
+    finish(tracker)
+    tracker.clear()
+    trackerDepth -= 1
   }
 
   /// Records a read of `node` in the active tracker and returns its value for the run.
-  @usableFromInline
+  @inlinable
   func trackedRead<Value>(_ node: ValueNode<Value>) -> Value {
     activeTracker.unsafelyUnwrapped.read(node)
   }
@@ -240,7 +248,12 @@ extension ThreadContext {
   /// Whether a tracked run for the object `id` is under way on this thread: a computation
   /// that reads its own value, directly or through others.
   package func isTracking(_ id: ObjectIdentifier) -> Bool {
-    trackerPool[0..<trackerDepth].contains { $0.computing == id }
+    var index = 0
+    while index < trackerDepth {
+      if trackerPool[index].computing == id { return true }
+      index += 1
+    }
+    return false
   }
 }
 

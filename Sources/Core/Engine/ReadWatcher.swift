@@ -40,18 +40,18 @@ package final class ReadWatcher: @unchecked Sendable {
   ///     not recorded (they invalidate it already).
   ///   - body: The pass.
   package func track<Result>(owner: AnyObject?, _ body: () -> Result) -> Result {
-    ThreadContext.withCurrent { context in
-      context.withTracker(mode: .latest, expected: dependencies, owner: owner) {
-        // A change of an `@Observable` object it read is announced before the object stores
-        // it; the pass it requests runs later, and reads the new value.
-        ObservableReads.track(body, didRead: {}, onChange: onChange)
-      } finish: { tracker, _ in
-        guard tracker.dependenciesChanged else { return }
-        let missed = tracker.newDependencyChangedSinceRead()
-        watch(tracker.recorded)
-        if missed { onChange() }
-      }
+    var result: Result?
+    ThreadContext.current.withTracker(mode: .latest, expected: dependencies, owner: owner) {
+      // A change of an `@Observable` object it read is announced before the object stores
+      // it; the pass it requests runs later, and reads the new value.
+      ObservableReads.track({ result = body() }, didRead: {}, onChange: onChange)
+    } finish: { tracker in
+      guard tracker.dependenciesChanged else { return }
+      let missed = tracker.newDependencyChangedSinceRead()
+      watch(tracker.recorded)
+      if missed { onChange() }
     }
+    return result.unsafelyUnwrapped
   }
 
   /// Moves the watch to `newDependencies`.

@@ -35,7 +35,9 @@ package final class ThreadContext {
   /// The tracked run under way on this thread (see `ReadTracker`), whether there is one (what
   /// the read path tests), and the pool of trackers: `trackerDepth` of them are in use by the
   /// runs under way, innermost last.
-  @exclusivity(unchecked) package var activeTracker: ReadTracker? {
+  /// Unowned: the pool keeps every tracker alive, and swapping it costs no reference counting.
+  @exclusivity(unchecked) @usableFromInline package unowned(unsafe) var activeTracker: ReadTracker?
+  {
     didSet { isTracking = activeTracker != nil }
   }
   @exclusivity(unchecked) @usableFromInline var isTracking = false
