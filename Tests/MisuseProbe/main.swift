@@ -51,6 +51,18 @@ let misuses: [Misuse] = [
       _ = holder.property?.value
     }
   },
+  Misuse(
+    name: "computed-property-reads-itself",
+    expected: "A computed property (made at invalidating_misuse_probe/main.swift:"
+  ) {
+    let relay = BehaviorRelay(0)
+    let holder = Holder()
+    let computed = Property { relay.value + (holder.property?.value ?? 0) }
+    holder.property = computed
+    let token = computed.subscribe { _ in }
+    relay.accept(1)  // its computation now reads itself
+    token.cancel()
+  },
   // Stops in the derived value's own check (computing the new inner property reads the
   // flatMapLatest); the switch's check (Propagation.swift) names the same mistake.
   Misuse(name: "flatmaplatest-into-itself", expected: "depends on itself") {
