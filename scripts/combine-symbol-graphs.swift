@@ -78,7 +78,8 @@ let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count == 2, let input = arguments.first, let output = arguments.last else {
   fail("usage: swift scripts/combine-symbol-graphs.swift INPUT_DIR OUTPUT_DIR")
 }
-let files = FileManager.default.enumerator(atPath: input)?.compactMap { $0 as? String }
+let files =
+  FileManager.default.enumerator(atPath: input)?.compactMap { $0 as? String }
   .filter { $0.hasSuffix(".symbols.json") }.sorted() ?? []
 if files.isEmpty { fail("no symbol graphs under \(input)") }
 for file in files {
