@@ -1,5 +1,10 @@
 /// The namespace of the invalidation kinds that `@ViewInvalidating` properties name.
 ///
+/// > Note: Deprecated only where Apple's own namespace exists. From iOS and tvOS 15 and macOS 12
+/// > on, the compiler offers a fix-it to `UIView.Invalidations` (`NSView.Invalidations` on
+/// > macOS). On Linux, and on iOS and tvOS 13 and 14 and macOS 10.15 and 11, this is the name
+/// > to use, and so are the kinds inside it.
+///
 /// Each kind is a type in this namespace, conforming to ``ViewInvalidatingType``, and a static
 /// member of that protocol that creates it: ``Invalidations/Layout`` is written `.layout`.
 /// Extend the namespace with your own kinds:

@@ -15,6 +15,9 @@
     /// `@ViewInvalidating(.configuration) var ...`.
     ///
     /// > Important: This is a back-port of UIKit's UIView.Invalidations.Configuration.
+    /// >
+    /// > Deprecated only from iOS and tvOS 15 on, where Apple's type exists;
+    /// > on iOS and tvOS 13 and 14, this is the one to use.
     @available(iOS, deprecated: 15.0, message: "Use UIView.Invalidations.Configuration")
     @available(tvOS, deprecated: 15.0, message: "Use UIView.Invalidations.Configuration")
     public struct Configuration: ViewInvalidatingType, Sendable {
@@ -50,6 +53,9 @@
     /// the property changes, on the views that support one.
     ///
     /// > Important: This is a back-port of UIKit's UIViewInvalidating.configuration.
+    /// >
+    /// > Deprecated only from iOS and tvOS 15 on, where Apple's member exists;
+    /// > on iOS and tvOS 13 and 14, this is the one to use.
     @available(iOS, deprecated: 15.0, message: "UIView.Invalidating takes its own .configuration")
     @available(tvOS, deprecated: 15.0, message: "UIView.Invalidating takes its own .configuration")
     public nonisolated static var configuration: Self { Self() }

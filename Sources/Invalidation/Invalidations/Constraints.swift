@@ -14,6 +14,9 @@ extension Invalidations {
   ///
   /// > Important: This is a back-port of UIKit's UIView.Invalidations.Constraints
   /// > (AppKit's NSView.Invalidations.Constraints).
+  /// >
+  /// > Deprecated only from iOS and tvOS 15 and macOS 12 on, where Apple's type exists; on Linux
+  /// > and on older systems, this is the one to use.
   @available(iOS, deprecated: 15.0, message: "Use UIView.Invalidations.Constraints")
   @available(tvOS, deprecated: 15.0, message: "Use UIView.Invalidations.Constraints")
   @available(macOS, deprecated: 12.0, message: "Use NSView.Invalidations.Constraints")
@@ -44,6 +47,9 @@ extension ViewInvalidatingType where Self == Invalidations.Constraints {
   /// whenever the property changes.
   ///
   /// > Important: This is a back-port of UIKit's UIViewInvalidating.constraints.
+  /// >
+  /// > Deprecated only from iOS and tvOS 15 and macOS 12 on, where Apple's member exists; on Linux
+  /// > and on older systems, this is the one to use.
   @available(iOS, deprecated: 15.0, message: "UIView.Invalidating takes its own .constraints")
   @available(tvOS, deprecated: 15.0, message: "UIView.Invalidating takes its own .constraints")
   @available(macOS, deprecated: 12.0, message: "NSView.Invalidating takes its own .constraints")

@@ -14,6 +14,9 @@ extension Invalidations {
   ///
   /// > Important: This is a back-port of UIKit's UIView.Invalidations.Display
   /// > (AppKit's NSView.Invalidations.Display).
+  /// >
+  /// > Deprecated only from iOS and tvOS 15 and macOS 12 on, where Apple's type exists; on Linux
+  /// > and on older systems, this is the one to use.
   @available(iOS, deprecated: 15.0, message: "Use UIView.Invalidations.Display")
   @available(tvOS, deprecated: 15.0, message: "Use UIView.Invalidations.Display")
   @available(macOS, deprecated: 12.0, message: "Use NSView.Invalidations.Display")
@@ -44,6 +47,9 @@ extension ViewInvalidatingType where Self == Invalidations.Display {
   /// property changes.
   ///
   /// > Important: This is a back-port of UIKit's UIViewInvalidating.display.
+  /// >
+  /// > Deprecated only from iOS and tvOS 15 and macOS 12 on, where Apple's member exists; on Linux
+  /// > and on older systems, this is the one to use.
   @available(iOS, deprecated: 15.0, message: "UIView.Invalidating takes its own .display")
   @available(tvOS, deprecated: 15.0, message: "UIView.Invalidating takes its own .display")
   @available(macOS, deprecated: 12.0, message: "NSView.Invalidating takes its own .display")

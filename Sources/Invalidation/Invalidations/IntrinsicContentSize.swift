@@ -14,6 +14,9 @@ extension Invalidations {
   ///
   /// > Important: This is a back-port of UIKit's UIView.Invalidations.IntrinsicContentSize
   /// > (AppKit's NSView.Invalidations.IntrinsicContentSize).
+  /// >
+  /// > Deprecated only from iOS and tvOS 15 and macOS 12 on, where Apple's type exists; on Linux
+  /// > and on older systems, this is the one to use.
   @available(iOS, deprecated: 15.0, message: "Use UIView.Invalidations.IntrinsicContentSize")
   @available(tvOS, deprecated: 15.0, message: "Use UIView.Invalidations.IntrinsicContentSize")
   @available(macOS, deprecated: 12.0, message: "Use NSView.Invalidations.IntrinsicContentSize")
@@ -40,6 +43,9 @@ extension ViewInvalidatingType where Self == Invalidations.IntrinsicContentSize 
   /// content size changed whenever the property changes.
   ///
   /// > Important: This is a back-port of UIKit's UIViewInvalidating.intrinsicContentSize.
+  /// >
+  /// > Deprecated only from iOS and tvOS 15 and macOS 12 on, where Apple's member exists; on Linux
+  /// > and on older systems, this is the one to use.
   @available(
     iOS, deprecated: 15.0, message: "UIView.Invalidating takes its own .intrinsicContentSize"
   )

@@ -15,6 +15,9 @@ extension Invalidations {
   ///
   /// > Important: This is a back-port of UIKit's UIView.Invalidations.Layout
   /// > (AppKit's NSView.Invalidations.Layout).
+  /// >
+  /// > Deprecated only from iOS and tvOS 15 and macOS 12 on, where Apple's type exists; on Linux
+  /// > and on older systems, this is the one to use.
   @available(iOS, deprecated: 15.0, message: "Use UIView.Invalidations.Layout")
   @available(tvOS, deprecated: 15.0, message: "Use UIView.Invalidations.Layout")
   @available(macOS, deprecated: 12.0, message: "Use NSView.Invalidations.Layout")
@@ -45,6 +48,9 @@ extension ViewInvalidatingType where Self == Invalidations.Layout {
   /// property changes.
   ///
   /// > Important: This is a back-port of UIKit's UIViewInvalidating.layout.
+  /// >
+  /// > Deprecated only from iOS and tvOS 15 and macOS 12 on, where Apple's member exists; on Linux
+  /// > and on older systems, this is the one to use.
   @available(iOS, deprecated: 15.0, message: "UIView.Invalidating takes its own .layout")
   @available(tvOS, deprecated: 15.0, message: "UIView.Invalidating takes its own .layout")
   @available(macOS, deprecated: 12.0, message: "NSView.Invalidating takes its own .layout")

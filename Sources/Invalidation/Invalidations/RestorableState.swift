@@ -13,6 +13,9 @@
     /// `@ViewInvalidating(.restorableState) var ...`.
     ///
     /// > Important: This is a back-port of AppKit's NSView.Invalidations.RestorableState.
+    /// >
+    /// > Deprecated only from macOS 12 on, where Apple's type exists;
+    /// > on macOS 10.15 and 11, this is the one to use.
     @available(macOS, deprecated: 12.0, message: "Use NSView.Invalidations.RestorableState")
     public struct RestorableState: ViewInvalidatingType, Sendable {
       /// Creates the invalidation.
@@ -35,6 +38,9 @@
     /// changed whenever the property changes.
     ///
     /// > Important: This is a back-port of AppKit's NSViewInvalidating.restorableState.
+    /// >
+    /// > Deprecated only from macOS 12 on, where Apple's member exists;
+    /// > on macOS 10.15 and 11, this is the one to use.
     @available(
       macOS, deprecated: 12.0, message: "NSView.Invalidating takes its own .restorableState"
     )
