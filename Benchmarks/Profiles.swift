@@ -22,6 +22,22 @@ let profiles: [String: () -> Body] = [
   "chain": { writesThroughMapChain() },
   "diamond": { writesThroughDiamond() },
   "computed-diamond": { writesThroughComputedDiamond() },
+  "one-write-batch": {
+    let relay = BehaviorRelay(0)
+    let token = relay.subscribe { consumed &+= $0 }
+    return { iterations in
+      for i in 0..<iterations { batch { relay.accept(i) } }
+      blackHole(token)
+    }
+  },
+  "write-in-batch": {
+    let relay = BehaviorRelay(0)
+    let token = relay.subscribe { consumed &+= $0 }
+    return { iterations in
+      batch { for i in 0..<iterations { relay.accept(i) } }
+      blackHole(token)
+    }
+  },
   "combineLatest": { writesThroughCombineLatestOfSix() },
   "view": { setsOfOneProperty(of: WrappedView()) },
   "batch": {

@@ -20,6 +20,7 @@
 /// - Throws: Whatever `body` throws. Changes made before the throw are still delivered.
 public func batch<Result>(_ body: () throws -> Result) rethrows -> Result {
   let context = ThreadContext.current
+  if context.batchDepth == 0 { context.takeBatchIdentity() }
   context.batchDepth += 1
   context.beginScope()
   defer {
@@ -38,9 +39,12 @@ extension ThreadContext {
   /// emitted, each on its own and in order, then delivers the domains whose drainer role is
   /// free: state first, then the events.
   func commitBatch() {
+    if batchTouched.count == 1 && batchEvents.isEmpty {
+      commitOneWrite()
+      return
+    }
     var touched: ContiguousArray<AnyNode> = []
     swap(&touched, &batchTouched)
-    batchTouchedSet.removeAll(keepingCapacity: true)
     // Group by domain, keeping first-write order within each group.
     var groups: [(root: Domain, nodes: [AnyNode])] = []
     for node in touched {
@@ -94,6 +98,30 @@ extension ThreadContext {
     }
     for root in claimed { Engine.finishDrain(of: root, self) }
     for domain in waits { Engine.waitForTurnAfterBatch(in: domain, self) }
+  }
+
+  /// `commitBatch()` for a batch that wrote one source and emitted no event, the common case:
+  /// the same steps, with nothing to group and nothing allocated.
+  private func commitOneWrite() {
+    let node = batchTouched.removeLast()
+    let root = node.home.lockRoot()
+    guard root.drainers.isEmpty else {
+      node.enqueueLatest()
+      root.queue.append(.write(node, closesEvent: true, depth: root.cascadeDepth(of: self)))
+      let mustWait = rolesHeld == 0 && root.isBusyWithOthers
+      root.lock.unlock()
+      if mustWait { Engine.waitForTurnAfterBatch(in: root, self) }
+      return
+    }
+    Engine.takeRole(of: root, self)
+    withSession { session in
+      node.stageLatest()
+      session.sources.append(node)
+      root.lock.unlock()
+      session.spansDomains = false
+      Engine.deliverEvent(session, self)
+    }
+    Engine.finishDrain(of: root, self)
   }
 
   /// Queues the events of the batch that just ended, in the order they were emitted, taking

@@ -55,6 +55,10 @@ package class AnyNode: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline final var stagedSeq: UInt64 = 0
   @exclusivity(unchecked) @usableFromInline final var deliveredSeq: UInt64 = 0
 
+  /// For a source: the identity of the batch that last wrote it (`ThreadContext.batchIdentity`),
+  /// so a batch lists each source it wrote once, with no search. Lock.
+  @exclusivity(unchecked) @usableFromInline final var touchedInBatch: UInt64 = 0
+
   /// Whether a derived node's `pulled` cache holds a value, computed at `pulledStamp`. Lock.
   @exclusivity(unchecked) final var hasPulledValue = false
   @exclusivity(unchecked) final var pulledStamp: UInt64 = 0

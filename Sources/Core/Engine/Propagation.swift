@@ -17,7 +17,9 @@ extension Engine {
   static func deliverEvent(_ session: DrainSession, _ context: ThreadContext) {
     for source in session.sources { session.markWritten(source) }
     propagate(session, writes: session.sources.count, context)
-    session.sources.removeAll(keepingCapacity: true)
+    // One at a time: `removeAll(keepingCapacity:)` goes through the generic range replacement,
+    // which costs more than a batch of one write's whole commit.
+    while !session.sources.isEmpty { session.sources.removeLast() }
   }
 
   /// The body of an event's delivery, once its sources are marked: recompute the affected

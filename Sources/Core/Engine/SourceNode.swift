@@ -203,18 +203,26 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       ))
   }
 
-  @usableFromInline
+  ///
+  /// Inlinable, so that it is specialized for `Value`: unspecialized, moving the value costs
+  /// more through value witnesses than the rest of the write.
+  @inlinable
   func writeInBatch(_ value: Value, _ context: ThreadContext) {
     writeInBatch(value, lockedRoot: home.lockRoot(), context)
   }
 
   /// `writeInBatch(_:_:)` entered with `root`'s lock held. Unlocks.
+  @inlinable
   func writeInBatch(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
     var previous = value
     swap(&latest, &previous)
     root.writeCount &+= 1
     writeSeq &+= 1
-    if context.markTouchedInBatch(self) { root.unsettled += 1 }
+    if touchedInBatch != context.batchIdentity {
+      touchedInBatch = context.batchIdentity
+      context.batchTouched.append(self)
+      root.unsettled += 1
+    }
     root.lock.unlock()
     withExtendedLifetime(previous) {}  // released outside the lock
   }
@@ -247,22 +255,5 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       return
     }
     Engine.performInOrder(in: home, mayWait: false) { [self] in Engine.complete(self) }
-  }
-}
-
-extension ThreadContext {
-  /// Records that the open batch wrote `node`; returns whether this is the first such write.
-  func markTouchedInBatch(_ node: AnyNode) -> Bool {
-    let id = ObjectIdentifier(node)
-    if batchTouched.count < 16 {
-      if batchTouched.contains(where: { $0 === node }) { return false }
-    } else {
-      if batchTouchedSet.isEmpty {
-        batchTouchedSet = Set(batchTouched.lazy.map(ObjectIdentifier.init))
-      }
-      guard batchTouchedSet.insert(id).inserted else { return false }
-    }
-    batchTouched.append(node)
-    return true
   }
 }

@@ -17,8 +17,10 @@ package final class ThreadContext {
   /// Nesting depth of `batch { }` on this thread.
   @exclusivity(unchecked) @usableFromInline package var batchDepth = 0
   /// Sources written inside the open batch, in first-write order.
-  @exclusivity(unchecked) var batchTouched: ContiguousArray<AnyNode> = []
-  @exclusivity(unchecked) var batchTouchedSet: Set<ObjectIdentifier> = []
+  @exclusivity(unchecked) @usableFromInline var batchTouched: ContiguousArray<AnyNode> = []
+  /// The identity of the open outermost batch, unique across batches and threads (never 0):
+  /// what a source records when the batch first writes it (`AnyNode.touchedInBatch`).
+  @exclusivity(unchecked) @usableFromInline var batchIdentity: UInt64 = 0
   /// Events emitted inside the open batch, in order: each event's source, and what queues the
   /// event on it (called with the source's lock held when the batch ends).
   @exclusivity(unchecked) var batchEvents: [(source: AnyNode, queue: () -> Void)] = []
@@ -149,6 +151,15 @@ package final class ThreadContext {
       nextScopeIdentity &+= 1
     }
     return scopeIdentity
+  }
+
+  /// A new identity for the outermost batch starting on this thread, from the same count as
+  /// scope identities (so unique across threads too).
+  @inlinable
+  func takeBatchIdentity() {
+    if nextScopeIdentity == scopeIdentityLimit { takeScopeIdentities() }
+    batchIdentity = nextScopeIdentity
+    nextScopeIdentity &+= 1
   }
 
   /// `currentScopeIdentity()` if a scope is open on this thread, else 0.
