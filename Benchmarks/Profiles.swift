@@ -30,6 +30,22 @@ let profiles: [String: () -> Body] = [
       blackHole(token)
     }
   },
+  "read-in-batch": {
+    let relay = BehaviorRelay(0)
+    var end = relay.asProperty()
+    for _ in 0..<10 { end = end.map { $0 &+ 1 } }
+    let chain = end
+    let token = chain.subscribe { consumed &+= $0 }
+    return { iterations in
+      for i in 0..<iterations {
+        batch {
+          relay.accept(i)
+          consumed &+= chain.value
+        }
+      }
+      blackHole(token)
+    }
+  },
   "write-in-batch": {
     let relay = BehaviorRelay(0)
     let token = relay.subscribe { consumed &+= $0 }

@@ -248,4 +248,19 @@ struct ComputedPropertyTests {
     #expect(seen.last == 0)
     token.cancel()
   }
+
+  @Test func aRunThatStopsEarlyFollowsOnlyWhatItRead() {
+    // The run reads a prefix of what the previous run read, then returns.
+    let flag = BehaviorRelay(false)
+    let other = BehaviorRelay(1)
+    let value = Property<Int> { flag.value ? 0 : other.value }
+    let seen = Recorder<Int>()
+    let token = value.subscribe(seen.sink)
+    flag.accept(true)  // reads only flag
+    other.accept(5)  // not followed now
+    flag.accept(false)  // reads flag, then other again
+    other.accept(2)
+    #expect(seen.values == [1, 0, 5, 2])
+    token.cancel()
+  }
 }

@@ -315,4 +315,34 @@ struct AutomaticInvalidationTests {
     title.accept("b")
     #expect(view.needsDisplay)
   }
+
+  @Test func aPassThatStopsEarlyFollowsOnlyWhatItRead() {
+    final class FreezableView: HeadlessView {
+      let isFrozen: Property<Bool>
+      let reading: Property<Int>
+      init(isFrozen: Property<Bool>, reading: Property<Int>) {
+        self.isFrozen = isFrozen
+        self.reading = reading
+        super.init(frame: .zero)
+      }
+      override func render() -> String {
+        if isFrozen.value { return "frozen" }
+        return "\(reading.value)"
+      }
+    }
+    let isFrozen = BehaviorRelay(false)
+    let reading = BehaviorRelay(1)
+    let view = FreezableView(isFrozen: isFrozen.asProperty(), reading: reading.asProperty())
+    view.displayIfNeeded()
+    isFrozen.accept(true)
+    view.displayIfNeeded()
+    #expect(view.renderedText == "frozen")
+    #expect(view.trackedDependencyCount(of: .display) == 1)
+    reading.accept(2)
+    #expect(!view.needsDisplay)
+    isFrozen.accept(false)
+    #expect(view.needsDisplay)
+    view.displayIfNeeded()
+    #expect(view.renderedText == "2")
+  }
 }

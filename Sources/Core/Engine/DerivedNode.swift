@@ -87,6 +87,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     }
     self.compute = compute
     self.creationStamp = stamp
+    self.pullStep = Self.pullStep
     super.init(
       home: home, value: initial, isSource: false, carriesEvents: carriesEvents, steps: steps)
     self.isAttached = false
@@ -111,6 +112,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   ) {
     self.compute = compute
     self.creationStamp = stamp
+    self.pullStep = Self.pullStep
     super.init(
       home: home, value: initial, isSource: false, carriesEvents: false,
       steps: Self.steps(recompute: { node in
@@ -127,6 +129,14 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   @usableFromInline
   package func attachComputed() {
     Engine.attachInOrder(self)
+  }
+
+  /// The specialized `pullOne` step, for the initializers to store.
+  @inlinable
+  static var pullStep: @Sendable (AnyNode, UInt64, ThreadContext) -> Void {
+    { node, stamp, context in
+      unsafeDowncast(node, to: DerivedNode<Value>.self).pullOneSpecialized(at: stamp, context)
+    }
   }
 
   /// Stages `value` as the value for the change being delivered on `node`, a node of this
@@ -148,16 +158,26 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// The value computed from the newest writes at `pulledStamp` (the domain's write count), for
   /// reads while writes wait for delivery: each stale node is computed once per stamp, not once
   /// per read. Lock.
-  @exclusivity(unchecked) final var pulled: Value?
+  @exclusivity(unchecked) @usableFromInline final var pulled: Value?
+  /// `pullOneSpecialized(at:_:)`, made where the value type is known.
+  @usableFromInline let pullStep: @Sendable (AnyNode, UInt64, ThreadContext) -> Void
 
-  override func pull() -> Value {
+  override func pull() -> Value { pullValue() }
+
+  /// `currentValue()` of a derived node, the slow way: its delivered value if settled, else
+  /// its pulled value for the current stamp, else computed now with every stale input.
+  /// Inlinable and not inlined: specialized for the caller's value type, which the overridden
+  /// `pull()` is not (a generic class's override runs generic code, and the runtime's metadata
+  /// lookups cost more than the computing).
+  @inlinable @inline(never)
+  final func pullValue() -> Value {
     let root = home.lockRoot()
     if isAttached && root.unsettled == 0 {
       let value = delivered
       root.lock.unlock()
       return value
     }
-    if let value = cachedPull(stamp: root.writeCount) {
+    if hasPulledValue, let value = pulled, isPulledValueCurrent(stamp: root.writeCount) {
       root.lock.unlock()
       return value
     }
@@ -168,36 +188,24 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     return pulled ?? delivered
   }
 
-  /// The pulled value if it is current: computed at `stamp`, or in the pull this thread is
-  /// running. Lock.
-  @inline(__always)
-  func cachedPull(stamp: UInt64) -> Value? {
-    guard hasPulledValue else { return nil }
-    if pulledStamp == stamp { return pulled }
-    return ThreadContext.withCurrent { $0.pullStamp == pulledStamp } ? pulled : nil
-  }
-
   override func isPullCurrent(_ root: Domain) -> Bool {
     if isAttached && root.unsettled == 0 { return true }
-    return cachedPull(stamp: root.writeCount) != nil
+    return hasPulledValue && isPulledValueCurrent(stamp: root.writeCount)
   }
 
   override func pullOne(at stamp: UInt64, _ context: ThreadContext) {
+    pullStep(self, stamp, context)
+  }
+
+  /// `pullOne(at:_:)`, specialized (see `pullValue()`): what `pullStep` runs.
+  @inlinable
+  final func pullOneSpecialized(at stamp: UInt64, _ context: ThreadContext) {
     let root = home.lockRoot()
     let previous = delivered
     root.lock.unlock()
-    let id = ObjectIdentifier(self)
-    if context.computing.contains(id) {
-      Engine.misuse(
-        """
-        \(describedForMisuse) depends on itself: computing it read its own value (directly \
-        or through other derived values). Derive it from its sources instead, or break the \
-        loop with a relay that a sink writes.
-        """)
-    }
-    context.computing.append(id)
+    context.beginComputing(self)
     var value: Value? = compute(.latest, previous) ?? previous
-    context.computing.removeLast()
+    context.endComputing()
     let again = home.lockRoot()
     swap(&pulled, &value)
     hasPulledValue = true

@@ -5,6 +5,7 @@ extension Engine {
   /// computed twice for one read.
   ///
   /// - Complexity: O(stale nodes + their edges).
+  @usableFromInline
   static func pullInOrder(_ target: AnyNode) {
     ThreadContext.withCurrent { context in
       let stamp = target.withRootLocked { root -> UInt64 in

@@ -60,8 +60,8 @@ package class AnyNode: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline final var touchedInBatch: UInt64 = 0
 
   /// Whether a derived node's `pulled` cache holds a value, computed at `pulledStamp`. Lock.
-  @exclusivity(unchecked) final var hasPulledValue = false
-  @exclusivity(unchecked) final var pulledStamp: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline final var hasPulledValue = false
+  @exclusivity(unchecked) @usableFromInline final var pulledStamp: UInt64 = 0
 
   /// Where the node was made, for messages: set for computed properties. Set once, before
   /// the node is shared.
@@ -113,6 +113,14 @@ package class AnyNode: @unchecked Sendable {
     /// The invariants of the node's value and sinks (see `Engine.checkInvariants`). Lock.
     func checkValueInvariants() {}
   #endif
+
+  /// Whether the pulled value (`hasPulledValue`) is current: computed at `stamp`, the domain's
+  /// write count, or in the pull this thread is running. Lock.
+  @inlinable
+  final func isPulledValueCurrent(stamp: UInt64) -> Bool {
+    if pulledStamp == stamp { return true }
+    return ThreadContext.withCurrent { $0.pullStamp == pulledStamp }
+  }
 
   /// Whether reading the node's current value needs no computing: a source, a settled value,
   /// or a pulled value that is current. Lock (of `root`, this node's root domain).

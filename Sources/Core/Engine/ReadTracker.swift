@@ -234,6 +234,13 @@ extension ThreadContext {
       trackedRuns.subtract(1, ordering: .relaxed)
     #endif
     activeTracker = outer
+    // A run that read a prefix of what the previous one read, in order, and stopped there
+    // (`if flag.value { return }`) left the expected order without an unexpected read: its
+    // dependencies are that prefix.
+    if tracker.inOrder, tracker.matched < tracker.expected.count {
+      tracker.recorded.append(contentsOf: tracker.expected[0..<tracker.matched])
+      tracker.inOrder = false
+    }
     finish(tracker)
     tracker.clear()
     trackerDepth -= 1

@@ -33,7 +33,7 @@ package final class ThreadContext {
   /// Invalidations deferred to the end of the outermost scope, deduplicated.
   @exclusivity(unchecked) var invalidations = PendingInvalidations()
   /// Derived nodes whose value this thread is computing, to report a node that depends on itself.
-  @exclusivity(unchecked) var computing: ContiguousArray<ObjectIdentifier> = []
+  @exclusivity(unchecked) @usableFromInline var computing: ContiguousArray<ObjectIdentifier> = []
   /// The tracked run under way on this thread (see `ReadTracker`), whether there is one (what
   /// the read path tests), and the pool of trackers: `trackerDepth` of them are in use by the
   /// runs under way, innermost last.
@@ -47,7 +47,7 @@ package final class ThreadContext {
   @exclusivity(unchecked) var trackerDepth = 0
   /// The stamp of the pull this thread is running (see `Engine.pullInOrder`), else 0: values
   /// pulled in it are current for its reads even if writes land meanwhile.
-  @exclusivity(unchecked) var pullStamp: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var pullStamp: UInt64 = 0
   /// Inputs of freed nodes waiting to be let go (see `Engine.release`), and whether this
   /// thread is letting them go.
   @exclusivity(unchecked) var releasing: [ContiguousArray<AnyNode>] = []
@@ -124,6 +124,26 @@ package final class ThreadContext {
     defer { freeSessions.append(session) }
     return body(session)
   }
+
+  /// Records that this thread computes `node` on demand; stops the program if it already
+  /// was (the node depends on itself).
+  @usableFromInline
+  func beginComputing(_ node: AnyNode) {
+    let id = ObjectIdentifier(node)
+    if computing.contains(id) {
+      Engine.misuse(
+        """
+        \(node.describedForMisuse) depends on itself: computing it read its own value \
+        (directly or through other derived values). Derive it from its sources instead, or \
+        break the loop with a relay that a sink writes.
+        """)
+    }
+    computing.append(id)
+  }
+
+  /// Ends what `beginComputing(_:)` began.
+  @usableFromInline
+  func endComputing() { computing.removeLast() }
 
   /// Opens an invalidation scope; invalidations requested inside it run once, at its end.
   @inlinable

@@ -145,7 +145,8 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
       }
     }
     domain.lock.unlock()
-    return pull()
+    if isSource { return pull() }
+    return unsafeDowncast(self, to: DerivedNode<Value>.self).pullValue()
   }
 
   /// `currentValue()` the slow way: through a forwarded domain, or by recomputing.

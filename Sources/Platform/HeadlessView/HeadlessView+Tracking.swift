@@ -50,6 +50,8 @@ public enum TrackedPass: Sendable, Hashable, CaseIterable {
 /// ```
 ///
 /// Each run records afresh: a property read only in a branch no longer taken stops counting.
+/// Each run is an invalidation scope: the `@ViewInvalidating` properties it sets request
+/// their invalidations once, when it ends.
 /// However many of the recorded properties one batch changes, the view gets one request, on
 /// the main actor (at once when the change was written there, else in a main-actor task).
 /// Reads inside `untracked { }` are not recorded, nor are reads of the view's own
@@ -91,6 +93,11 @@ public final class InvalidationTracker {
       watcher = ReadWatcher(onChange: request.send)
       watchers[pass.index] = watcher
     }
+    // One invalidation scope per pass: properties the pass sets request their invalidations
+    // once, at its end, however many of them it sets.
+    let context = ThreadContext.current
+    context.beginScope()
+    defer { context.endScope() }
     return watcher.track(owner: target, body)
   }
 
