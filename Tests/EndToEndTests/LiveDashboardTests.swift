@@ -62,7 +62,7 @@ import Testing
         "  20464  swift-frontend   R     12.2    130 MiB",
         "     77  kdamond.0        I      1.1      0 KiB",
         "     15  rcu_preempt      I      0.5      0 KiB",
-        "     32  kworker/u8:1-ext4I      0.5      0 KiB",
+        "     32  kworker/u8:1-ext I      0.5      0 KiB",
         "      1  process_api      S      0.0     16 MiB",
         "   2675  memfd:sealed-91  S      0.0    968 KiB",
         "     21  migration/1      S      0.0      0 KiB",

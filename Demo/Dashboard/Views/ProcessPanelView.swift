@@ -38,7 +38,9 @@ public final class ProcessPanelView: PanelView {
       + TextLayout.fit("MEMORY", 11, alignRight: true)
     let lines = rows.map { row in
       TextLayout.fit(String(row.id), 7, alignRight: true) + "  "
-        + TextLayout.fit(row.name, nameWidth) + TextLayout.fit(String(row.state), 3)
+        // A name cut short keeps a space before the state: kernel threads' names run long.
+        + TextLayout.fit(TextLayout.fit(row.name, nameWidth - 1), nameWidth)
+        + TextLayout.fit(String(row.state), 3)
         + TextLayout.fit(row.cpu, 7, alignRight: true)
         + TextLayout.fit(row.memory, 11, alignRight: true)
     }
