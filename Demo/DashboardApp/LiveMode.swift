@@ -52,22 +52,20 @@ final class LiveMode {
 
   /// Starts the three sources. Their handlers run on the main queue, which is the main actor's.
   private func listen() {
-    // SIGWINCH's default action already ignores it; setting it explicitly keeps the signal
-    // from being handled in any other way while the dispatch source reports it.
+    // A signal source reports the signal next to its disposition, not instead of it: ignore it
+    // first, as dispatch asks, so that only the source acts on it.
     signal(SIGWINCH, SIG_IGN)
     let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
-    resize.setEventHandler { [unowned self] in
-      MainActor.assumeIsolated { _ = live.screenDidResize() }
+    resize.setEventHandler { [weak self] in
+      MainActor.assumeIsolated { _ = self?.live.screenDidResize() }
     }
     let keys = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
-    keys.setEventHandler { [unowned self] in
-      MainActor.assumeIsolated {
-        if terminal.readKeys().contains(where: Self.quitKeys.contains) { stop() }
-      }
+    keys.setEventHandler { [weak self] in
+      MainActor.assumeIsolated { self?.readKeys() }
     }
     let timer = DispatchSource.makeTimerSource(queue: .main)
-    timer.setEventHandler { [unowned self] in
-      MainActor.assumeIsolated { takeReading() }
+    timer.setEventHandler { [weak self] in
+      MainActor.assumeIsolated { self?.takeReading() }
     }
     self.timer = timer
     sources = [resize, keys, timer]
@@ -78,6 +76,10 @@ final class LiveMode {
   /// Usage is measured between readings: each one waits a whole interval after the last.
   private func scheduleReading() {
     timer?.schedule(deadline: .now() + .nanoseconds(Int((interval * 1e9).rounded())))
+  }
+
+  private func readKeys() {
+    if terminal.readKeys().contains(where: Self.quitKeys.contains) { stop() }
   }
 
   private func takeReading() {

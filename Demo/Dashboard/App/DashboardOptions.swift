@@ -11,7 +11,8 @@ public struct DashboardOptions: Hashable, Sendable {
   /// a dashboard shows nothing useful, and the sleep and poll calls take whole numbers that
   /// an unbounded value (`inf`, `1e300`) does not fit in.
   public static let intervals: ClosedRange<Double> = 0...3600
-  /// Whether to run full-screen until `q` is pressed.
+  /// Whether to run full-screen, at the terminal's size, until `q` is pressed (or for
+  /// ``frames`` frames, when given).
   public var live = false
   /// The directory to read instead of `/proc`: a recorded copy, for example.
   public var procPath = "/proc"
