@@ -8,8 +8,8 @@ public struct DashboardOptions: Hashable, Sendable {
   /// Seconds between readings, within ``intervals``.
   public var interval = 1.0
   /// The intervals `--interval` accepts, in seconds: no wait at all, up to an hour. Beyond it
-  /// a dashboard shows nothing useful, and the sleep and poll calls take whole numbers that
-  /// an unbounded value (`inf`, `1e300`) does not fit in.
+  /// a dashboard shows nothing useful, and the sleep call and the live mode's timer take whole
+  /// numbers that an unbounded value (`inf`, `1e300`) does not fit in.
   public static let intervals: ClosedRange<Double> = 0...3600
   /// Whether to run full-screen, at the terminal's size, until `q` is pressed (or for
   /// ``frames`` frames, when given).
