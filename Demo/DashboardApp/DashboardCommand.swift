@@ -10,7 +10,7 @@ import InvalidatingDashboard
 @MainActor
 enum DashboardCommand {
   /// Runs the command and returns its exit status.
-  static func run(arguments: [String]) -> Int32 {
+  static func run(arguments: [String]) async -> Int32 {
     let options: DashboardOptions
     do {
       options = try DashboardOptions(parsing: arguments)
@@ -33,7 +33,7 @@ enum DashboardCommand {
       printError("invalidating-dashboard: --live needs a terminal on standard input and output")
       return 1
     }
-    let statistics = LiveMode(terminal: terminal, source: source, options: options).run()
+    let statistics = await LiveMode(terminal: terminal, source: source, options: options).run()
     print(statistics.report(source: source.name, interval: options.interval))
     return 0
   }

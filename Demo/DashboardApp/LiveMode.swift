@@ -1,61 +1,109 @@
+import Dispatch
 import InvalidatingDashboard
 
-/// The full-screen mode: draws the whole screen once, then at each reading rewrites only the
-/// panels the render loop redrew, until `q` (or Ctrl-C) is pressed.
-@MainActor
-struct LiveMode {
-  let terminal: LiveTerminal
-  let source: SystemSource
-  let options: DashboardOptions
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#endif
 
-  /// Runs until a quit key, or until the source runs out or fails; returns the statistics.
-  func run() -> DashboardStatistics {
-    let dashboard = Dashboard()
+/// The full-screen mode: a ``LiveDashboard`` on the terminal, driven by three dispatch sources
+/// on the main queue (readings on a timer, keys, and the terminal's resize signal), until `q`
+/// (or Ctrl-C) is pressed, `--frames` frames were drawn, or the source runs out or fails.
+@MainActor
+final class LiveMode {
+  private let terminal: LiveTerminal
+  private let live: LiveDashboard
+  private let interval: Double
+  private var sources: [any DispatchSourceProtocol] = []
+  private var timer: (any DispatchSourceTimer)?
+  private var finished: CheckedContinuation<Void, Never>?
+
+  /// Prepares a run of `source` on `terminal`.
+  ///
+  /// - Parameters:
+  ///   - terminal: The terminal, in full-screen mode.
+  ///   - source: Where readings come from.
+  ///   - options: The interval between readings and the number of frames (`nil`: no limit).
+  init(terminal: LiveTerminal, source: SystemSource, options: DashboardOptions) {
+    self.terminal = terminal
+    interval = options.interval
+    live = LiveDashboard(source: source, screen: terminal, frameLimit: options.frames)
+  }
+
+  /// Runs until the run is over; restores the terminal and returns the statistics.
+  func run() async -> DashboardStatistics {
     defer { terminal.restore() }
     do {
-      guard let first = try source.nextSnapshot() else { return dashboard.statistics }
-      dashboard.prime(with: first)
-      terminal.write(lines: ["reading \(source.name) · q quits"], row: 0, column: 0, width: 80)
-      var isFirstFrame = true
-      while true {
-        // Usage is measured between readings: wait a whole interval before each one.
-        if let key = terminal.waitForKey(seconds: options.interval), Self.quitKeys.contains(key) {
-          break
-        }
-        guard let snapshot = try source.nextSnapshot() else { break }
-        let frame = dashboard.show(snapshot)
-        if isFirstFrame {
-          let lines = dashboard.screen.split(separator: "\n", omittingEmptySubsequences: false)
-          terminal.write(lines: lines, row: 0, column: 0, width: DashboardView.width)
-          isFirstFrame = false
-        } else {
-          for panel in dashboard.rootView.panels where frame.redrawn.contains(panel.name) {
-            draw(panel)
-          }
-        }
-        let status =
-          "frame \(frame.number) · \(source.name) · redrew \(frame.redrawnDescription) · q quits"
-        terminal.write(
-          lines: [Substring(status)], row: Int(dashboard.rootView.bounds.height) + 1, column: 0,
-          width: DashboardView.width)
-      }
+      guard try live.start() else { return live.statistics }
     } catch {
-      terminal.restore()
-      print("invalidating-dashboard: \(source.name): \(error)")
+      fail(error)
+      return live.statistics
     }
-    return dashboard.statistics
+    await withCheckedContinuation { continuation in
+      finished = continuation
+      listen()
+    }
+    return live.statistics
   }
 
   /// `q`, `Q`, Ctrl-C and Escape.
   private static let quitKeys: Set<UInt8> = [UInt8(ascii: "q"), UInt8(ascii: "Q"), 3, 27]
 
-  /// Rewrites the area of one panel with its latest output.
-  private func draw(_ panel: PanelView) {
-    var lines = panel.renderedText.split(separator: "\n", omittingEmptySubsequences: false)
-    let height = Int(panel.frame.height)
-    if lines.count < height { lines += Array(repeating: "", count: height - lines.count) }
-    terminal.write(
-      lines: Array(lines.prefix(height)), row: Int(panel.frame.minY),
-      column: Int(panel.frame.minX), width: Int(panel.frame.width))
+  /// Starts the three sources. Their handlers run on the main queue, which is the main actor's.
+  private func listen() {
+    // A signal source reports the signal next to its disposition, not instead of it: ignore it
+    // first, as dispatch asks, so that only the source acts on it.
+    signal(SIGWINCH, SIG_IGN)
+    let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+    resize.setEventHandler { [weak self] in
+      MainActor.assumeIsolated { _ = self?.live.screenDidResize() }
+    }
+    let keys = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+    keys.setEventHandler { [weak self] in
+      MainActor.assumeIsolated { self?.readKeys() }
+    }
+    let timer = DispatchSource.makeTimerSource(queue: .main)
+    timer.setEventHandler { [weak self] in
+      MainActor.assumeIsolated { self?.takeReading() }
+    }
+    self.timer = timer
+    sources = [resize, keys, timer]
+    scheduleReading()
+    for source in sources { source.activate() }
+  }
+
+  /// Usage is measured between readings: each one waits a whole interval after the last.
+  private func scheduleReading() {
+    timer?.schedule(deadline: .now() + .nanoseconds(Int((interval * 1e9).rounded())))
+  }
+
+  private func readKeys() {
+    if terminal.readKeys().contains(where: Self.quitKeys.contains) { stop() }
+  }
+
+  private func takeReading() {
+    do {
+      guard try live.takeReading() != nil else { return stop() }
+      scheduleReading()
+    } catch {
+      fail(error)
+      stop()
+    }
+  }
+
+  /// Leaves full-screen mode and says why the source failed.
+  private func fail(_ error: any Error) {
+    terminal.restore()
+    print("invalidating-dashboard: \(live.source.name): \(error)")
+  }
+
+  /// Ends the run: cancels the sources and resumes ``run()``.
+  private func stop() {
+    for source in sources { source.cancel() }
+    sources = []
+    timer = nil
+    finished?.resume()
+    finished = nil
   }
 }

@@ -9,7 +9,7 @@ import InvalidatingDashboard
 /// The terminal in full-screen mode: keys arrive one at a time without echo, the screen is the
 /// alternate one, the cursor is hidden. ``restore()`` puts everything back.
 @MainActor
-final class LiveTerminal {
+final class LiveTerminal: LiveScreen {
   private var original = termios()
   private var isRestored = false
 
@@ -39,6 +39,20 @@ final class LiveTerminal {
     writeAll(text, to: STDOUT_FILENO)
   }
 
+  /// The size the kernel holds for the terminal (`TIOCGWINSZ`), which the terminal updates
+  /// before it sends SIGWINCH; 80x24 if the kernel does not say.
+  var size: TerminalSize {
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0
+    else { return TerminalSize(columns: 80, rows: 24) }
+    return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
+  }
+
+  /// Blanks the screen.
+  func clear() {
+    write("\u{1B}[2J")
+  }
+
   /// Writes `lines` with the first one at row `row`, column `column` (both from 0), each padded
   /// to `width` so that it covers what was there.
   func write(lines: [Substring], row: Int, column: Int, width: Int) {
@@ -49,12 +63,11 @@ final class LiveTerminal {
     write(output)
   }
 
-  /// Waits up to `seconds` for a key; returns it, or `nil` when none came.
-  func waitForKey(seconds: Double) -> UInt8? {
-    var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-    guard poll(&descriptor, 1, Int32(seconds * 1000)) > 0 else { return nil }
-    var byte: UInt8 = 0
-    return read(STDIN_FILENO, &byte, 1) == 1 ? byte : nil
+  /// The keys typed since the last call, without waiting; empty when there are none.
+  func readKeys() -> [UInt8] {
+    var keys = [UInt8](repeating: 0, count: 64)
+    let count = read(STDIN_FILENO, &keys, keys.count)
+    return count > 0 ? Array(keys.prefix(count)) : []
   }
 
   /// Leaves full-screen mode: main screen, cursor shown, keys echoed again.

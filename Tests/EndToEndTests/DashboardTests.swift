@@ -63,14 +63,104 @@ import Testing
       ])
     #expect(statistics.frames == 3)
     #expect(statistics.writes == 24)
-    // 4 layout requests to the root as the panels are added; 6 as the first reading is
-    // primed; 13 in frame 1 (3 from the bindings, 2 as the root takes its size, 8 as the
-    // root's layout sizes the panels); then 3 and 2, one per changed panel.
-    #expect(statistics.invalidations == 28)
-    #expect(statistics.invalidationsByKind == "display 17, layout 10, intrinsicContentSize 1")
+    // 4 layout requests to the root as the panels are added. Priming asks nothing: no pass
+    // has read the view model yet. Frame 1: 16 (the root takes its size: layout and display;
+    // the properties pass copies the headline, CPU and memory figures: display header, cpu,
+    // memory, and the new core count's intrinsicContentSize cpu and layout root; the root's
+    // layout resizes the 4 panels: layout and display each; the processes panel's layout
+    // picks its rows: display). Frames 2 and 3: 6 and 4, two per changed panel: the pass that
+    // read the change (properties, or layout for processes), then display.
+    #expect(statistics.invalidations == 30)
+    #expect(
+      statistics.invalidationsByKind
+        == "display 14, layout 12, properties 3, intrinsicContentSize 1")
     #expect(statistics.renders == 10)
     #expect(statistics.panelRenders == 9)
     #expect(output[3].hasPrefix("invalidating-dashboard: 3 frames from recorded, 1.0 s apart\n"))
+  }
+
+  @Test(arguments: ["header", "cpu", "memory", "processes"])
+  func aViewModelChangeRedrawsOnlyThePanelThatReadsIt(panel: String) throws {
+    let dashboard = Dashboard()
+    dashboard.prime(with: try Samples.snapshot(1))
+    dashboard.show(try Samples.snapshot(2))
+    dashboard.log.removeAll()
+    let model = dashboard.viewModel
+    // The processes panel picks its rows in layoutSubviews() (they depend on its height); the
+    // others copy what they show in updateProperties().
+    var pass = "properties"
+    var shown = ""
+    switch panel {
+    case "header":
+      model.$load.accept(LoadAverage(oneMinute: 9, fiveMinutes: 8, fifteenMinutes: 7))
+      shown = "vm · 2 cores · load 9.00 8.00 7.00"
+    case "cpu":
+      model.$coreUsage.accept([0.5, 0.25])
+      shown = "cpu1 ███████░░░░░░░░░░░░░░░░░░░  25%"
+    case "memory":
+      model.$memory.accept(MemoryInfo(total: 24_684_092, available: 12_342_046))
+      shown = "used       11.8 GiB of 23.5 GiB"
+    default:
+      model.$topProcesses.accept([
+        ProcessUsage(id: 7, name: "sleeper", state: "S", cpuPercent: 0, residentKiB: 64)
+      ])
+      pass = "layout"
+      shown = "      7  sleeper          S      0.0     64 KiB"
+    }
+    #expect(dashboard.log.entries.map(\.description) == ["\(pass) \(panel)"])
+    let tick = dashboard.renderLoop.tick()
+    #expect(dashboard.log.renders == [panel])
+    #expect(
+      dashboard.log.entries.map(\.description) == [
+        "\(pass) \(panel)", "display \(panel)", "render \(panel)",
+      ])
+    #expect(tick.displays == 1)
+    #expect(dashboard.screen.contains(shown))
+  }
+
+  @Test func aChangeTooSmallToSeeAsksNoPanelForAnything() throws {
+    let dashboard = Dashboard()
+    dashboard.prime(with: try Samples.snapshot(1))
+    dashboard.show(try Samples.snapshot(2))
+    dashboard.log.removeAll()
+    let model = dashboard.viewModel
+    // A kibibyte less available memory, and a busy share a hundredth of a percent higher: the
+    // computed properties give the values they held, and end the propagation there.
+    model.$memory.modify { $0.available -= 1 }
+    model.$totalUsage.modify { $0 += 0.0001 }
+    #expect(dashboard.log.entries.isEmpty)
+    #expect(dashboard.renderLoop.tick().isIdle)
+  }
+
+  @Test func thePanelsFollowWhatTheirPassesReadWithNoBinding() throws {
+    let dashboard = Dashboard()
+    dashboard.prime(with: try Samples.snapshot(1))
+    dashboard.show(try Samples.snapshot(2))
+    let root = dashboard.rootView
+    func followed(_ view: HeadlessView) -> [Int] {
+      TrackedPass.allCases.map { view.trackedDependencyCount(of: $0) }
+    }
+    // [updateProperties, layout, display]: what each pass read of the view model. The
+    // renders read only the panels' own properties, which invalidate them already.
+    #expect(followed(root.header) == [1, 0, 0])
+    #expect(followed(root.cpu) == [2, 0, 0])
+    #expect(followed(root.memory) == [1, 0, 0])
+    #expect(followed(root.processes) == [0, 1, 0])
+    #expect(followed(root) == [0, 0, 0])
+  }
+
+  @Test func aNewCoreCountAsksTheRootForOneLayout() throws {
+    let dashboard = Dashboard()
+    dashboard.prime(with: try Samples.snapshot(1))
+    dashboard.show(try Samples.snapshot(2))
+    dashboard.log.removeAll()
+    dashboard.viewModel.$coreUsage.accept([0.5, 0.5, 0.5])
+    dashboard.renderLoop.tick()
+    // The root reads the CPU panel's height untracked: the panel's intrinsicContentSize
+    // invalidation is the one request.
+    #expect(dashboard.log.entries.filter { $0.view == "root" }.map(\.event) == ["layout"])
+    #expect(dashboard.rootView.cpu.frame == ViewRect(x: 0, y: 2, width: 40, height: 5))
+    #expect(dashboard.screen.contains("cpu2 █████████████░░░░░░░░░░░░░  50%"))
   }
 
   @Test func aDirectoryThatIsNotProcFallsBackToSimulatedReadings() {
@@ -92,6 +182,18 @@ import Testing
     #expect(throws: DashboardOptions.UsageError(description: "--frames needs a value")) {
       try DashboardOptions(parsing: ["--frames"])
     }
+  }
+
+  @Test func withoutFramesThePrintedModeDrawsFiveAndTheLiveModeRunsUntilQuit() throws {
+    #expect(try DashboardOptions(parsing: ["--live"]).frames == nil)
+    #expect(DashboardOptions.printedFrames == 5)
+    var printed: [String] = []
+    DashboardRunner.run(
+      options: DashboardOptions(), source: SimulatedSource(), pause: { _ in },
+      output: { printed.append($0) })
+    #expect(printed.count == 6)
+    #expect(printed[4].hasPrefix("frame 5/5 · redrew "))
+    #expect(DashboardOptions.usage.contains("(default 5; --live: until q)"))
   }
 
   @Test(arguments: ["inf", "-inf", "nan", "1e19", "1e300", "1e10", "3600.5", "-0.5"])

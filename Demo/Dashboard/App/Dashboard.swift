@@ -1,11 +1,13 @@
 import Invalidating
 
-/// The terminal dashboard: a view model, the views bound to it, and the render loop that draws
-/// them.
+/// The terminal dashboard: a view model, the views that read it, and the render loop that
+/// draws them.
 ///
-/// Feed it readings with ``show(_:)``; each one is written to the view model, whose changes
-/// reach the views through bindings, and one tick of the render loop redraws only the views
-/// that were invalidated. ``screen`` composites the result.
+/// Feed it readings with ``show(_:)``; each one is written to the view model, the panels whose
+/// passes read something it changed are asked for those passes again (no binding connects
+/// them: the passes track what they read), and one tick of the render loop redraws only the
+/// panels that were invalidated. ``resize(to:)`` gives the root view a new size the same way.
+/// ``screen`` composites the result.
 ///
 /// ```swift
 /// let dashboard = Dashboard()
@@ -22,33 +24,27 @@ public final class Dashboard {
   public let renderLoop = RenderLoop()
   /// Every invalidation and render of the views, in order.
   public let log = InvalidationLog()
-  private var bindings: [SubscriptionToken] = []
+  /// The size the root view takes for the next frame: a terminal's, in live mode, or `nil`
+  /// (the default) for the root's ``DashboardView/fittingSize``.
+  public var size: ViewSize?
   private var framesShown = 0
-  /// Display passes of the panels in the frames shown.
+  private var resizes = 0
+  /// Display passes of the panels in the frames shown and the resizes.
   private var panelRenders = 0
   private var primed = 0
 
-  /// Builds the views and binds them to a new view model.
+  /// Builds the views on a new view model.
   ///
-  /// - Parameter processLimit: How many of the busiest processes to list.
+  /// - Parameter processLimit: How many of the busiest processes the view model lists.
   public init(processLimit: Int = 5) {
     viewModel = SystemViewModel(processLimit: processLimit)
-    let header = HeaderView(headline: viewModel.headline, log: log)
-    rootView = DashboardView(header: header, processLimit: processLimit, log: log)
+    rootView = DashboardView(model: viewModel, log: log)
     renderLoop.addRootView(rootView)
-    bindings = [
-      header.invalidate(.display, whenever: viewModel.headline),
-      viewModel.coreCount.bind(to: rootView.cpu, \.coreCount),
-      viewModel.corePercents.bind(to: rootView.cpu, \.corePercents),
-      viewModel.totalPercent.bind(to: rootView.cpu, \.totalPercent),
-      viewModel.memorySummary.bind(to: rootView.memory, \.summary),
-      viewModel.processRows.bind(to: rootView.processes, \.rows),
-    ]
   }
 
-  /// What one reading did to the views.
+  /// What one reading or resize did to the views.
   public struct Frame: Hashable, Sendable {
-    /// The reading's number, from 1.
+    /// The number of the reading shown, from 1.
     public var number: Int
     /// The panels that rendered, in drawing order.
     public var redrawn: [String]
@@ -79,7 +75,26 @@ public final class Dashboard {
     // The log holds one frame's entries: a long --live run does not grow it.
     log.removeAll()
     viewModel.apply(snapshot)
-    rootView.frame.size = rootView.fittingSize
+    rootView.frame.size = size ?? rootView.fittingSize
+    return draw()
+  }
+
+  /// Gives the root view a new size, from now on, and draws the views it changed: the root
+  /// lays the panels out again, and a panel redraws only if its frame changed size.
+  ///
+  /// - Parameter size: The new size, such as a terminal's after it was resized.
+  /// - Returns: What was redrawn.
+  @discardableResult
+  public func resize(to size: ViewSize) -> Frame {
+    resizes += 1
+    log.removeAll()
+    self.size = size
+    rootView.frame.size = size
+    return draw()
+  }
+
+  /// Ticks the render loop and reports which panels rendered.
+  private func draw() -> Frame {
     let tick = renderLoop.tick()
     let redrawn = log.renders.filter { $0 != rootView.name }
     panelRenders += redrawn.count
@@ -92,8 +107,8 @@ public final class Dashboard {
   /// What the engine did so far: writes, invalidations and renders.
   public var statistics: DashboardStatistics {
     DashboardStatistics(
-      frames: framesShown, readings: framesShown + primed, panels: rootView.panels.count,
-      writes: viewModel.writeCount,
+      frames: framesShown, readings: framesShown + primed, resizes: resizes,
+      panels: rootView.panels.count, writes: viewModel.writeCount,
       invalidationsByEvent: log.totals.filter { $0.key != "render" },
       renders: renderLoop.statistics.displays, panelRenders: panelRenders)
   }

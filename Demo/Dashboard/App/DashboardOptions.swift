@@ -1,14 +1,18 @@
 /// The command line of `invalidating-dashboard`.
 public struct DashboardOptions: Hashable, Sendable {
-  /// How many frames to draw before exiting, when not live.
-  public var frames = 5
+  /// How many frames to draw before exiting, as `--frames` gave it: `nil` for the mode's
+  /// default, ``printedFrames`` printed frames, or a live screen until `q` is pressed.
+  public var frames: Int?
+  /// How many frames the default mode prints when `--frames` is not given.
+  public static let printedFrames = 5
   /// Seconds between readings, within ``intervals``.
   public var interval = 1.0
   /// The intervals `--interval` accepts, in seconds: no wait at all, up to an hour. Beyond it
-  /// a dashboard shows nothing useful, and the sleep and poll calls take whole numbers that
-  /// an unbounded value (`inf`, `1e300`) does not fit in.
+  /// a dashboard shows nothing useful, and the sleep call and the live mode's timer take whole
+  /// numbers that an unbounded value (`inf`, `1e300`) does not fit in.
   public static let intervals: ClosedRange<Double> = 0...3600
-  /// Whether to run full-screen until `q` is pressed.
+  /// Whether to run full-screen, at the terminal's size, until `q` is pressed (or for
+  /// ``frames`` frames, when given).
   public var live = false
   /// The directory to read instead of `/proc`: a recorded copy, for example.
   public var procPath = "/proc"
@@ -26,12 +30,12 @@ public struct DashboardOptions: Hashable, Sendable {
                                   [--simulated]
 
     A terminal dashboard of this machine (CPU per core, memory, load, busiest processes),
-    drawn by views bound to a view model: only the panels whose inputs changed are redrawn.
+    drawn by views that read a view model: only the panels whose inputs changed are redrawn.
     On exit it prints what the engine did: writes, invalidations and renders.
 
-      --frames N          frames to draw before exiting (default 5)
+      --frames N          frames to draw before exiting (default 5; --live: until q)
       --interval SECONDS  time between readings, 0 to 3600 (default 1)
-      --live              full screen, redrawing until q is pressed
+      --live              full screen at the terminal's size, redrawing until q is pressed
       --proc PATH         read PATH instead of /proc (a recorded copy of it)
       --simulated         use made-up readings
     """

@@ -19,8 +19,8 @@ public enum DashboardRunner {
     }
   }
 
-  /// Draws up to `options.frames` frames from `source`, one reading each, and returns what the
-  /// engine did.
+  /// Draws up to `options.frames` frames (``DashboardOptions/printedFrames`` by default) from
+  /// `source`, one reading each, and returns what the engine did.
   ///
   /// A first reading primes the usage figures and is not drawn. Each frame is reported as a
   /// line naming the panels it redrew, followed by the screen; the run ends early when the
@@ -38,18 +38,19 @@ public enum DashboardRunner {
     output: (String) -> Void
   ) -> DashboardStatistics {
     let dashboard = Dashboard()
+    let frames = options.frames ?? DashboardOptions.printedFrames
     do {
       guard let first = try source.nextSnapshot() else {
         output("\(source.name): no readings")
         return dashboard.statistics
       }
       dashboard.prime(with: first)
-      for number in 1...options.frames {
+      for number in 1...frames {
         pause(options.interval)
         guard let snapshot = try source.nextSnapshot() else { break }
         let frame = dashboard.show(snapshot)
         output(
-          "frame \(number)/\(options.frames) · redrew \(frame.redrawnDescription)\n"
+          "frame \(number)/\(frames) · redrew \(frame.redrawnDescription)\n"
             + "\(dashboard.screen)\n")
       }
     } catch {

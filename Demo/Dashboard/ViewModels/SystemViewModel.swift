@@ -3,9 +3,10 @@ import Invalidating
 /// The dashboard's view model: turns readings of the machine into the state its panels show.
 ///
 /// Each reading goes through ``apply(_:)``, which writes the raw state (`@ReadWrite`
-/// properties) in one `batch`; the display-ready properties are derived from it with `map`,
-/// `combineLatest` and `removeDuplicates`, so a panel bound to one of them hears of a reading
-/// only when what it shows changed.
+/// properties) in one `batch`. The display-ready properties are computed from it with
+/// `Property { }`, which follows whatever its computation reads and ends the propagation at a
+/// result equal to the one it holds: a panel that reads one of them hears of a reading only
+/// when what it shows changed.
 public final class SystemViewModel {
   /// The machine's name.
   @ReadWrite("") public var hostname: Property<String>
@@ -21,17 +22,15 @@ public final class SystemViewModel {
   /// The busiest processes since the previous reading.
   @ReadWrite([]) public var topProcesses: Property<[ProcessUsage]>
 
-  /// Each core's usage in whole percent.
-  public let corePercents: Property<[Int]>
-  /// All cores' usage in whole percent.
-  public let totalPercent: Property<Int>
+  /// The CPU panel's figures: each core's usage and all cores', in whole percent.
+  public let cpuSummary: Property<CPUSummary>
   /// How many cores the machine has.
   public let coreCount: Property<Int>
-  /// The header line: host, cores and load averages. Changes only when its text does.
+  /// The header line: host, cores and load averages.
   public let headline: Property<String>
   /// The memory panel's figures, rounded as shown.
   public let memorySummary: Property<MemorySummary>
-  /// The processes panel's rows.
+  /// The processes panel's rows, busiest first.
   public let processRows: Property<[ProcessRow]>
 
   /// How many processes ``topProcesses`` lists.
@@ -45,20 +44,26 @@ public final class SystemViewModel {
   /// - Parameter processLimit: How many of the busiest processes to list.
   public init(processLimit: Int = 5) {
     self.processLimit = processLimit
-    corePercents = _coreUsage.wrappedValue.map { $0.map(Self.percent) }
-    totalPercent = _totalUsage.wrappedValue.map(Self.percent)
-    coreCount = _coreUsage.wrappedValue.map(\.count).removeDuplicates()
-    headline = Property.combineLatest(
-      _hostname.wrappedValue, coreCount, _load.wrappedValue
-    )
-    .map { host, cores, load in
-      let averages = [load.oneMinute, load.fiveMinutes, load.fifteenMinutes]
+    // The computations capture the properties they read, not `self`, which is not
+    // initialized yet.
+    let hostname = _hostname.wrappedValue
+    let coreUsage = _coreUsage.wrappedValue
+    let totalUsage = _totalUsage.wrappedValue
+    let memory = _memory.wrappedValue
+    let load = _load.wrappedValue
+    let topProcesses = _topProcesses.wrappedValue
+    cpuSummary = Property { CPUSummary(coreUsage: coreUsage.value, totalUsage: totalUsage.value) }
+    let coreCount = Property { coreUsage.value.count }
+    self.coreCount = coreCount
+    headline = Property {
+      let cores = coreCount.value
+      let averages = load.value
+      let figures = [averages.oneMinute, averages.fiveMinutes, averages.fifteenMinutes]
         .map { TextLayout.fixed($0, digits: 2) }.joined(separator: " ")
-      return "\(host) · \(cores) \(cores == 1 ? "core" : "cores") · load \(averages)"
+      return "\(hostname.value) · \(cores) \(cores == 1 ? "core" : "cores") · load \(figures)"
     }
-    .removeDuplicates()
-    memorySummary = _memory.wrappedValue.map(MemorySummary.init)
-    processRows = _topProcesses.wrappedValue.map { $0.map(ProcessRow.init) }
+    memorySummary = Property { MemorySummary(memory.value) }
+    processRows = Property { topProcesses.value.map(ProcessRow.init) }
   }
 
   /// Takes a reading: writes every piece of raw state, in one batch.
@@ -86,9 +91,5 @@ public final class SystemViewModel {
   private func write<Value>(_ relay: BehaviorRelay<Value>, _ value: Value) {
     writeCount += 1
     relay.accept(value)
-  }
-
-  private static func percent(_ share: Double) -> Int {
-    Int((share * 100).rounded())
   }
 }

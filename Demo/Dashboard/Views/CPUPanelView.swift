@@ -1,38 +1,50 @@
 import Invalidating
 
-/// One bar per core, and one for all cores together.
+/// One bar per core, and one for all cores together, as wide as the panel.
 @MainActor
 public final class CPUPanelView: PanelView {
-  /// Each core's usage, in whole percent.
-  @ViewInvalidating(.display) public var corePercents: [Int] = []
-  /// All cores' usage, in whole percent.
-  @ViewInvalidating(.display) public var totalPercent = 0
+  /// The figures to show.
+  @ViewInvalidating(.display) public var summary = CPUSummary(corePercents: [], totalPercent: 0)
   /// How many cores there are: the panel's height depends on it.
   @ViewInvalidating(.intrinsicContentSize) public var coreCount = 0
 
-  /// The width of the panel, in characters.
-  public static let width = 40
-
-  /// Creates an empty panel.
+  /// Creates a panel that shows `model`'s CPU figures.
   ///
-  /// - Parameter log: Where the view reports.
-  public init(log: InvalidationLog) {
-    super.init(name: "cpu", log: log)
+  /// - Parameters:
+  ///   - model: The view model the panel reads.
+  ///   - log: Where the view reports.
+  public init(model: SystemViewModel, log: InvalidationLog) {
+    super.init(name: "cpu", model: model, log: log)
   }
 
-  /// A title row, a row per core and a row for all cores.
+  /// Copies the view model's figures; a reading that changes neither asks for nothing more.
+  override public func updateProperties() {
+    coreCount = model.coreCount.value
+    summary = model.cpuSummary.value
+  }
+
+  /// A title row, a row per core and a row for all cores; as wide as its superview makes it.
   override public var intrinsicContentSize: ViewSize {
-    ViewSize(width: Double(Self.width), height: Double(coreCount + 2))
+    ViewSize(width: Self.noIntrinsicMetric, height: Self.height(coreCount: coreCount))
+  }
+
+  /// The panel's height for `coreCount` cores: a title row, a row per core and a row for all.
+  ///
+  /// - Parameter coreCount: How many cores the panel shows.
+  /// - Returns: The height, in rows.
+  public static func height(coreCount: Int) -> Double {
+    Double(coreCount + 2)
   }
 
   /// The title and the bars.
   override public func content() -> String {
-    let rows = corePercents.enumerated().map { core, percent in row("cpu\(core)", percent) }
-    return (["CPU"] + rows + [row("all", totalPercent)]).joined(separator: "\n")
-  }
-
-  private func row(_ label: String, _ percent: Int) -> String {
-    TextLayout.fit(label, 5) + TextLayout.bar(percent: percent, width: 26)
-      + TextLayout.fit("\(percent)%", 5, alignRight: true)
+    // A label, the bar, the figure, and a gap of 4 columns before the next panel.
+    let barWidth = max(0, Int(bounds.width) - 14)
+    func row(_ label: String, _ percent: Int) -> String {
+      TextLayout.fit(label, 5) + TextLayout.bar(percent: percent, width: barWidth)
+        + TextLayout.fit("\(percent)%", 5, alignRight: true)
+    }
+    let rows = summary.corePercents.enumerated().map { core, percent in row("cpu\(core)", percent) }
+    return (["CPU"] + rows + [row("all", summary.totalPercent)]).joined(separator: "\n")
   }
 }

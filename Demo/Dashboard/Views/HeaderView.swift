@@ -1,29 +1,29 @@
 import Invalidating
 
-/// The top line: the view model's headline, read when the view draws.
-///
-/// The view keeps no copy of the headline: the dashboard invalidates its display whenever the
-/// headline changes (`invalidate(.display, whenever:)`), and ``content()`` reads the current
-/// value.
+/// The top line: the view model's headline on the left, the program's name on the right.
 @MainActor
 public final class HeaderView: PanelView {
-  /// The text the view shows.
-  public let headline: Property<String>
+  /// The text on the left.
+  @ViewInvalidating(.display) public var headline = ""
 
-  /// Creates a header that shows `headline`.
+  /// Creates a header that shows `model`'s headline.
   ///
   /// - Parameters:
-  ///   - headline: The text to show.
+  ///   - model: The view model the header reads.
   ///   - log: Where the view reports.
-  public init(headline: Property<String>, log: InvalidationLog) {
-    self.headline = headline
-    super.init(name: "header", log: log)
+  public init(model: SystemViewModel, log: InvalidationLog) {
+    super.init(name: "header", model: model, log: log)
   }
 
-  /// The headline on the left, the program's name on the right.
+  /// Copies the view model's headline.
+  override public func updateProperties() {
+    headline = model.headline.value
+  }
+
+  /// The headline, cut to leave room for the program's name at the right edge.
   override public func content() -> String {
     let title = "invalidating-dashboard"
     let width = Int(bounds.width)
-    return TextLayout.fit(headline.value, max(0, width - title.count)) + title
+    return TextLayout.fit(headline, max(0, width - title.count)) + title
   }
 }

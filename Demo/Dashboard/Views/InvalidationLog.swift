@@ -3,15 +3,16 @@ import Invalidating
 /// What the dashboard's views were asked to do and did: every invalidation request that reached
 /// a view, and every render, in order.
 ///
-/// The views report to it from their overrides of `setNeedsLayout()`, `setNeedsDisplay()`,
-/// `invalidateIntrinsicContentSize()` and `render()`, so it counts what the engine actually
-/// delivered after deduplication, not what the bindings asked for.
+/// The views report to it from their overrides of `setNeedsUpdateProperties()`,
+/// `setNeedsLayout()`, `setNeedsDisplay()`, `invalidateIntrinsicContentSize()` and `render()`,
+/// so it counts the requests that reached them: a tracked pass's, once per batch that changed
+/// what it read, and an invalidating property's, once per change of its value.
 @MainActor
 public final class InvalidationLog {
   /// One entry of the log.
   public struct Entry: Hashable, Sendable, CustomStringConvertible {
-    /// What happened: `layout`, `display` or `intrinsicContentSize` for a request, `render`
-    /// for a display pass.
+    /// What happened: `properties`, `layout`, `display` or `intrinsicContentSize` for a
+    /// request, `render` for a display pass.
     public var event: String
     /// The name of the view it happened to.
     public var view: String
