@@ -86,7 +86,9 @@ let package = Package(
 // The DocC tutorials' code listings (Docs/Examples/<Tutorial>/Step<N>/): one executable per step
 // that changes code, so `swift build` compiles every listing and each step runs as it stands.
 // Tests/DocsTests runs each tutorial's last step and checks its output.
-let tutorialSteps: [(tutorial: String, steps: Int)] = [("ViewModel", 4), ("Views", 3)]
+let tutorialSteps: [(tutorial: String, steps: Int)] = [
+  ("ViewModel", 4), ("Views", 3), ("Automatic", 3),
+]
 for (tutorial, steps) in tutorialSteps {
   for step in 1...steps {
     package.targets.append(

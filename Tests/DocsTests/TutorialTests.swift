@@ -15,6 +15,17 @@ import Testing
     let promised = try lastCodeBlock(ofTutorial: "Views.tutorial")
     #expect(printed == promised)
   }
+
+  @Test func viewsThatFollowTheirModel() throws {
+    let printed = try run(executable: "AutomaticTutorialStep3")
+    let promised = try lastCodeBlock(ofTutorial: "Automatic.tutorial")
+    // A pass whose run reads only a prefix of what its previous run read (`if frozen
+    // { return }`) follows nothing afterwards, so the step prints "resume: idle". Delete
+    // `withKnownIssue` once ReadTracker keeps that prefix as the run's dependencies.
+    withKnownIssue("A tracked run that reads a prefix of its last reads follows nothing") {
+      #expect(printed == promised)
+    }
+  }
 }
 
 /// The package's root directory, found from this file's path.
