@@ -72,6 +72,16 @@ let package = Package(
       dependencies: ["Invalidating", "InvalidatingDashboard", "InvalidatingTestSupport"],
       path: "Tests/EndToEndTests",
       resources: [.copy("Samples")]),
+    // Compiles the documented spelling of a derived value over ten or more inputs of different
+    // types with a type-checking budget per expression: over it is a warning, so an error in
+    // CI's warnings-as-errors build (the one-expression spelling fails to type-check at all).
+    .testTarget(
+      name: "TypeCheckingTests",
+      dependencies: ["InvalidatingCore", "InvalidatingBinding", "InvalidatingTestSupport"],
+      path: "Tests/TypeCheckingTests",
+      swiftSettings: [
+        .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=1000"])
+      ]),
     .testTarget(
       name: "ReliabilityTests",
       dependencies: [
