@@ -44,7 +44,10 @@ let package = Package(
       name: "invalidating-dashboard", dependencies: ["InvalidatingDashboard"],
       path: "Demo/DashboardApp"),
     .executableTarget(
-      name: "invalidating-benchmarks", dependencies: ["Invalidating"], path: "Benchmarks"),
+      name: "invalidating-benchmarks", dependencies: ["Invalidating", "AllocationCounter"],
+      path: "Benchmarks", exclude: ["AllocationCounter"]),
+    // Counts the benchmark thread's allocations (glibc only); linked into the benchmarks alone.
+    .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
     // Makes one misuse by name; scripts/check-misuse-messages runs it from a release build to
     // check that every misuse stop names the mistake there too (rule 13).
     .executableTarget(
