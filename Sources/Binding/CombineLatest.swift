@@ -57,7 +57,7 @@ extension Property where Value == Never {
     }
   }
 
-  /// ``combineLatest(_:)`` of two properties.
+  /// ``combineLatest(_:)->Property<(Input)>`` of two properties.
   ///
   /// The same operator, spelled out for the most common arities: inside a parameter pack the
   /// optimizer cannot specialize each input's read, so a fixed arity saves a generic call per
@@ -82,7 +82,7 @@ extension Property where Value == Never {
       })
   }
 
-  /// ``combineLatest(_:)`` of three properties, spelled out for speed like
+  /// ``combineLatest(_:)->Property<(Input)>`` of three properties, spelled out for speed like
   /// ``combineLatest(_:_:)``.
   ///
   /// - Parameters:

@@ -9,11 +9,12 @@ extension Property where Value == Never {
   /// let total = Property.combineLatest(prices).map { $0.reduce(0, +) }
   /// ```
   ///
-  /// The collection form of the variadic `combineLatest`, for inputs of one type whose number
-  /// is known only at run time. It is glitch-free in the same way: the engine recomputes the
-  /// array once per delivered change, after every input has taken its new value. When several
-  /// inputs change together (in one `batch`, or because they are derived from one source)
-  /// subscribers see one array with every new value, never a mix of old and new.
+  /// The collection form of ``combineLatest(_:)->Property<(Input)>``, for inputs of one type
+  /// whose number is known only at run time. It is glitch-free in the same way: the engine
+  /// recomputes the array once per delivered change, after every input has taken its new
+  /// value. When several inputs change together (in one `batch`, or because they are derived
+  /// from one source) subscribers see one array with every new value, never a mix of old and
+  /// new.
   ///
   /// With no inputs, the result is a constant `[]`: it never changes, and a subscriber receives
   /// `[]` and then, if it asked, its completion at once (as for ``Property/init(value:)``).
