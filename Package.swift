@@ -44,7 +44,10 @@ let package = Package(
       name: "invalidating-dashboard", dependencies: ["InvalidatingDashboard"],
       path: "Demo/DashboardApp"),
     .executableTarget(
-      name: "invalidating-benchmarks", dependencies: ["Invalidating"], path: "Benchmarks"),
+      name: "invalidating-benchmarks", dependencies: ["Invalidating", "AllocationCounter"],
+      path: "Benchmarks", exclude: ["AllocationCounter"]),
+    // Counts the benchmark thread's allocations (glibc only); linked into the benchmarks alone.
+    .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
     // Makes one misuse by name; scripts/check-misuse-messages runs it from a release build to
     // check that every misuse stop names the mistake there too (rule 13).
     .executableTarget(
@@ -72,6 +75,16 @@ let package = Package(
       dependencies: ["Invalidating", "InvalidatingDashboard", "InvalidatingTestSupport"],
       path: "Tests/EndToEndTests",
       resources: [.copy("Samples")]),
+    // Compiles the documented spelling of a derived value over ten or more inputs of different
+    // types with a type-checking budget per expression: over it is a warning, so an error in
+    // CI's warnings-as-errors build (the one-expression spelling fails to type-check at all).
+    .testTarget(
+      name: "TypeCheckingTests",
+      dependencies: ["InvalidatingCore", "InvalidatingBinding", "InvalidatingTestSupport"],
+      path: "Tests/TypeCheckingTests",
+      swiftSettings: [
+        .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=1000"])
+      ]),
     .testTarget(
       name: "ReliabilityTests",
       dependencies: [

@@ -144,33 +144,43 @@ func table(_ rows: [Row]) -> String {
   return ([render(header), rule] + lines.map(render)).joined(separator: "\n")
 }
 
-/// The report as JSON: one object per row, with the same figures as the table.
-func json(_ rows: [Row], mode: String) -> String {
-  func string(_ text: String) -> String {
-    var escaped = ""
-    for character in text {
-      switch character {
-      case "\"": escaped += "\\\""
-      case "\\": escaped += "\\\\"
-      default: escaped.append(character)
-      }
-    }
-    return "\"" + escaped + "\""
-  }
-  func number(_ value: Double?) -> String {
-    guard let value, value.isFinite else { return "null" }
-    return format(value, 3)
-  }
+/// The report as JSON: one object per row, with the same figures as the table, and the
+/// workloads' objects (`workloadObjects`) when they ran.
+func json(_ rows: [Row], workloads: [String]? = nil, mode: String) -> String {
   let objects = rows.map { row in
     let fields = [
-      "\"name\": \(string(row.name))", "\"ours\": \(number(row.ours))",
-      "\"baseline\": \(number(row.baseline))", "\"ratio\": \(number(row.ratio))",
-      "\"unit\": \(string(row.unit))", "\"target\": \(string(row.target))",
+      "\"name\": \(jsonString(row.name))", "\"ours\": \(jsonNumber(row.ours))",
+      "\"baseline\": \(jsonNumber(row.baseline))", "\"ratio\": \(jsonNumber(row.ratio))",
+      "\"unit\": \(jsonString(row.unit))", "\"target\": \(jsonString(row.target))",
       "\"pass\": \(row.pass.map { $0 ? "true" : "false" } ?? "null")",
-      "\"note\": \(string(row.note))",
+      "\"note\": \(jsonString(row.note))",
     ]
     return "    {" + fields.joined(separator: ", ") + "}"
   }
-  return "{\n  \"mode\": \(string(mode)),\n  \"rows\": [\n" + objects.joined(separator: ",\n")
-    + "\n  ]\n}"
+  var text =
+    "{\n  \"mode\": \(jsonString(mode)),\n  \"rows\": [\n" + objects.joined(separator: ",\n")
+    + "\n  ]"
+  if let workloads {
+    text += ",\n  \"workloads\": [\n" + workloads.joined(separator: ",\n") + "\n  ]"
+  }
+  return text + "\n}"
+}
+
+/// `text` as a JSON string literal.
+func jsonString(_ text: String) -> String {
+  var escaped = ""
+  for character in text {
+    switch character {
+    case "\"": escaped += "\\\""
+    case "\\": escaped += "\\\\"
+    default: escaped.append(character)
+    }
+  }
+  return "\"" + escaped + "\""
+}
+
+/// `value` as a JSON number, or `null`.
+func jsonNumber(_ value: Double?) -> String {
+  guard let value, value.isFinite else { return "null" }
+  return format(value, 3)
 }

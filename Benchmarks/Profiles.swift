@@ -10,7 +10,9 @@ import Invalidating
 
 /// The scenarios that can be profiled, by name: our side of each, as the benchmark measures it.
 /// One operation is one write, one subscribe + cancel, one set, or (`batch`) one batch of
-/// 10,000 sets and a tick.
+/// 10,000 sets and a tick. The workloads add theirs (`workloadProfiles`): `workload-<case>` is
+/// ours and `workload-<case>-<slug>` another implementation's (`-observation`,
+/// `-observation-cached`); one operation is one iteration of the case, assertions included.
 @MainActor
 let profiles: [String: () -> Body] = [
   "set": { writes(toRelayWithSubscribers: 1) },

@@ -6,6 +6,11 @@
 //     swift run -c release invalidating-benchmarks --quick    # a smoke run for CI (seconds)
 //     ... --only=diamond                                      # scenarios whose name matches
 //     ... --profile=diamond --iterations=100000               # one operation, for a profiler
+//     ... --workloads                                         # only the standard workloads
+//
+// The standard reactive-graph workloads (Workloads/) run after the scenarios, as a group of
+// their own with a table of their own: `--workloads` or `--only=workloads` runs them alone;
+// `--only=NAME` also runs the workload cases whose name contains NAME.
 //
 // Each figure is the median of several calibrated samples, taken after a warm-up, with ours
 // and the baseline sampled in turn. Exit status 0 even when a target is missed: the report
@@ -30,9 +35,9 @@ let only = option("only")
 /// Runs one scenario's operation for a profiler instead (see Profiles.swift).
 let profile = option("profile")
 let iterations = option("iterations")
-let known: Set = ["--json", "--quick", "--strict", "--help"]
+let known: Set = ["--json", "--quick", "--strict", "--help", "--workloads"]
 let usage = """
-  usage: invalidating-benchmarks [--quick] [--json] [--strict] [--only=NAME]
+  usage: invalidating-benchmarks [--quick] [--json] [--strict] [--workloads] [--only=NAME]
          invalidating-benchmarks --profile=NAME --iterations=N
   """
 if arguments.contains("--help") || !arguments.isSubset(of: known) {
@@ -40,6 +45,7 @@ if arguments.contains("--help") || !arguments.isSubset(of: known) {
   exit(arguments.contains("--help") ? 0 : 2)
 }
 if let profile {
+  let profiles = profiles.merging(workloadProfiles) { scenario, _ in scenario }
   guard let build = profiles[profile], let count = iterations.flatMap({ Int($0) }), count >= 0
   else {
     print(usage)
@@ -71,17 +77,31 @@ let scenarios: [(name: String, run: () -> [Row])] = [
   ("heap", { [heapPerSubscription()] }),
 ]
 var rows: [Row] = []
-for scenario in scenarios where only.map({ scenario.name.contains($0) }) ?? true {
-  rows.append(contentsOf: scenario.run())
+/// `--only=workloads` names the group of workloads: all of them, and no other scenario.
+let onlyWorkloads = only == "workloads"
+if !(onlyWorkloads || arguments.contains("--workloads")) {
+  for scenario in scenarios where only.map({ scenario.name.contains($0) }) ?? true {
+    rows.append(contentsOf: scenario.run())
+  }
 }
+let workloadResults = runWorkloads(matching: onlyWorkloads ? nil : only, configuration)
 
 if arguments.contains("--json") {
-  print(json(rows, mode: quick ? "quick" : "full"))
+  let workloads = workloadResults.isEmpty ? nil : workloadObjects(workloadResults)
+  print(json(rows, workloads: workloads, mode: quick ? "quick" : "full"))
 } else {
-  print(table(rows))
-  let misses = rows.filter { $0.pass == false }.map(\.name)
-  print("")
-  print(misses.isEmpty ? "every target met" : "missed: " + misses.joined(separator: "; "))
+  if !rows.isEmpty {
+    print(table(rows))
+    let misses = rows.filter { $0.pass == false }.map(\.name)
+    print("")
+    print(misses.isEmpty ? "every target met" : "missed: " + misses.joined(separator: "; "))
+  }
+  if !workloadResults.isEmpty {
+    if !rows.isEmpty { print("") }
+    print(workloadTable(workloadResults))
+    print("")
+    print("every workload assertion held")
+  }
   print("(\(quick ? "quick" : "full") run; checksum \(consumed))")
 }
 if arguments.contains("--strict") && rows.contains(where: { $0.pass == false }) { exit(1) }
