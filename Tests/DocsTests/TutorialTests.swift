@@ -19,12 +19,7 @@ import Testing
   @Test func viewsThatFollowTheirModel() throws {
     let printed = try run(executable: "AutomaticTutorialStep3")
     let promised = try lastCodeBlock(ofTutorial: "Automatic.tutorial")
-    // A pass whose run reads only a prefix of what its previous run read (`if frozen
-    // { return }`) follows nothing afterwards, so the step prints "resume: idle". Delete
-    // `withKnownIssue` once ReadTracker keeps that prefix as the run's dependencies.
-    withKnownIssue("A tracked run that reads a prefix of its last reads follows nothing") {
-      #expect(printed == promised)
-    }
+    #expect(printed == promised)
   }
 }
 
