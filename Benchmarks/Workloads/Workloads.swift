@@ -169,7 +169,7 @@ let workloadCases: [WorkloadCase] =
 /// The columns, ours first: the ratios in the report are to ours.
 @MainActor
 let workloadImplementations: [any WorkloadImplementation] = {
-  var implementations: [any WorkloadImplementation] = [OurWorkloads()]
+  var implementations: [any WorkloadImplementation] = [OurWorkloads(), ComputedWorkloads()]
   if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
     implementations.append(ObservationWorkloads(cachesComputeds: false))
     implementations.append(ObservationWorkloads(cachesComputeds: true))
