@@ -84,7 +84,7 @@ final class ComputedLink<Value>: @unchecked Sendable {
   /// What the computation's reads of `@Observable` objects depend on (see `ObservableReads`).
   @usableFromInline let observation = ObservationTrigger()
   /// The node; it owns this link (through its compute closure), hence unowned.
-  @usableFromInline unowned(unsafe) var node: DerivedNode<Value>?
+  @exclusivity(unchecked) @usableFromInline unowned(unsafe) var node: DerivedNode<Value>?
 
   @inlinable
   init(_ body: @escaping @Sendable () -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?) {
@@ -162,7 +162,9 @@ extension ThreadContext {
   /// the write it saw will).
   @usableFromInline
   func trackComputation(of node: AnyNode, _ mode: _ReadMode, _ body: () -> Void) {
-    if isTracking(ObjectIdentifier(node)) {
+    // In `.delivery` mode reads give delivered values and compute nothing, so no computation
+    // can enter itself; a loop in the edges is found when they are relinked.
+    if mode == .latest, isTracking(ObjectIdentifier(node)) {
       Engine.misuse(
         """
         \(node.describedForMisuse) depends on itself: its computation read its own value, \

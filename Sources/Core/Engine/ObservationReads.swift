@@ -45,7 +45,7 @@ enum ObservableReads {
 final class ObservationTrigger: @unchecked Sendable {
   // Safe: `made` is only touched while `lock` is held; the node is Sendable.
   private let lock = Lock()
-  private var made: SourceNode<UInt64>?
+  @exclusivity(unchecked) private var made: SourceNode<UInt64>?
 
   @usableFromInline init() {}
 

@@ -20,7 +20,18 @@ package final class ReadTracker {
   /// change (inputs of its domain give the value being delivered), `.latest` otherwise.
   @exclusivity(unchecked) @usableFromInline package var mode: _ReadMode = .latest
   /// The dependencies of the previous run, in the order read.
-  @exclusivity(unchecked) @usableFromInline var expected: ContiguousArray<AnyNode> = []
+  @exclusivity(unchecked) @usableFromInline var expected: ContiguousArray<AnyNode> = [] {
+    didSet {
+      expectedCount = expected.count
+      expectedElements = expected.withUnsafeBufferPointer {
+        UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: Unmanaged<AnyNode>.self)
+      }
+    }
+  }
+  /// `expected`'s elements and count, read as words by the read path, with no reference
+  /// counting: `expected` keeps its storage alive and is not changed during a run.
+  @exclusivity(unchecked) @usableFromInline var expectedElements: UnsafePointer<Unmanaged<AnyNode>>?
+  @exclusivity(unchecked) @usableFromInline var expectedCount = 0
   /// How many reads matched `expected`, in order, before the first that did not.
   @exclusivity(unchecked) @usableFromInline var matched = 0
   /// Whether every read so far matched `expected` in order.
@@ -78,7 +89,10 @@ package final class ReadTracker {
   /// Records a read of `node` and returns its value for this run.
   @inlinable
   func read<Value>(_ node: ValueNode<Value>) -> Value {
-    if inOrder, matched < expected.count, expected[matched] === node {
+    if inOrder, matched < expectedCount,
+      expectedElements.unsafelyUnwrapped[matched].toOpaque()
+        == Unmanaged.passUnretained(node).toOpaque()
+    {
       matched += 1
       // An expected node is an input of the run's owner, so it is in the delivered domain.
       return mode == .delivery ? node.read(.delivery) : node.currentValue()
@@ -210,13 +224,10 @@ extension ThreadContext {
     computing: ObjectIdentifier? = nil, owner: AnyObject? = nil,
     _ body: () -> Void, finish: (ReadTracker) -> Void
   ) {
-    let tracker: ReadTracker
-    if trackerDepth < trackerPool.count {
-      tracker = trackerPool[trackerDepth]
-    } else {
-      tracker = ReadTracker()
-      trackerPool.append(tracker)
-    }
+    if trackerDepth == trackerPool.count { trackerPool.append(ReadTracker()) }
+    let tracker = trackerPool.withUnsafeBufferPointer {
+      Unmanaged.passUnretained($0[trackerDepth])
+    }._withUnsafeGuaranteedRef { $0 }
     trackerDepth += 1
     tracker.reset(mode: mode, expected: expected, deliveredNode: deliveredNode)
     tracker.computing = computing
@@ -249,7 +260,9 @@ extension ThreadContext {
   /// Records a read of `node` in the active tracker and returns its value for the run.
   @inlinable
   func trackedRead<Value>(_ node: ValueNode<Value>) -> Value {
-    activeTracker.unsafelyUnwrapped.read(node)
+    Unmanaged.passUnretained(activeTracker.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+      $0.read(node)
+    }
   }
 
   /// Whether a tracked run for the object `id` is under way on this thread: a computation
