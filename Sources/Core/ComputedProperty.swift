@@ -18,7 +18,7 @@ extension Property {
   /// The value is computed once here, then once per delivered change of a dependency, and on
   /// demand when read while a write waits for delivery (inside a `batch`); it is cached
   /// between. A property whose `Value` is `Equatable` notifies nobody when it computes a value
-  /// equal to the one it holds (see ``init(file:line:_:)-(_,_,()->Value)``); this one notifies
+  /// equal to the one it holds (see the initializer of `Equatable` values); this one notifies
   /// after every computation.
   ///
   /// The property stops following its dependencies when it is released (with its
@@ -56,7 +56,7 @@ extension Property where Value: Equatable & SendableMetatype {
   ///
   /// This is the cut-off that auto-tracking libraries give every computed value: an equal
   /// result ends the propagation there. Everything else is as for the initializer without
-  /// `Equatable` (``init(file:line:_:)-(_,_,()->Value)``).
+  /// `Equatable`.
   ///
   /// - Parameters:
   ///   - file: The file that creates the property, for messages; leave the default.
