@@ -35,6 +35,14 @@ enum Sustained {
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
   }
 
+  /// The CPU time the calling thread has used, in seconds: what a ratio of two runs' costs
+  /// compares, unlike wall time unaffected by other processes on a loaded machine.
+  static func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+
   /// Seconds since an arbitrary start, for measuring one call.
   static func now() -> Double {
     Double(DispatchTime.now().uptimeNanoseconds) / 1e9
