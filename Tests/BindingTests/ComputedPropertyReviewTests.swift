@@ -148,4 +148,22 @@ struct ComputedPropertyReviewTests {
     token.cancel()
     otherToken.cancel()
   }
+
+  /// A delivery computes the property twice when it reads a new dependency that changes later
+  /// in the same event: the first run reads the dependency's old value and stages a result;
+  /// the second computes a value equal to the delivered one, which the cut-off drops, and the
+  /// staged result of the first run is committed.
+  @Test func aRecomputationInTheSameEventThatEqualsTheDeliveredValueIsNotLost() {
+    let flag = BehaviorRelay(false)
+    let mid = Property { flag.value }
+    let deep = Property { mid.value ? 5 : 100 }  // 100 until flag is true, then 5
+    let value = Property<Int> { flag.value ? deep.value : 5 }
+    let seen = Recorder<Int>()
+    let token = value.subscribe(seen.sink)
+    flag.accept(true)
+    #expect(deep.value == 5)
+    #expect(value.value == 5)
+    #expect(seen.values == [5])  // the value never changed
+    token.cancel()
+  }
 }
