@@ -109,6 +109,7 @@ final class ComputedLink<Value>: @unchecked Sendable {
     node.origin = NodeOrigin(kind: "A computed property", file: file, line: line)
     link.node = node
     node.attachComputed()
+    Engine.releaseInOrder(start.held, after: node)
     return node
   }
 
@@ -142,8 +143,10 @@ extension ThreadContext {
   /// landed on something between its read and the stamp (the attachment then recomputes).
   @usableFromInline
   func trackFirstRun(_ body: () -> Void) -> (
-    inputs: ContiguousArray<AnyNode>, home: Domain, stamp: (writes: UInt64, settled: Bool)
+    inputs: ContiguousArray<AnyNode>, home: Domain, stamp: (writes: UInt64, settled: Bool),
+    held: [AnyNode]
   ) {
+    var held: [AnyNode] = []
     var inputs: ContiguousArray<AnyNode> = []
     var home: Domain?
     var stamp: (writes: UInt64, settled: Bool) = (0, false)
@@ -153,8 +156,9 @@ extension ThreadContext {
       stamp = domain.writeStamp()
       if tracker.newDependencyChangedSinceRead() { stamp.settled = false }
       home = domain
+      held = tracker.takeHeld()
     }
-    return (inputs, home.unsafelyUnwrapped, stamp)
+    return (inputs, home.unsafelyUnwrapped, stamp, held)
   }
 
   /// Runs `body`, a computation of `node`, as a tracked run; in `.delivery` mode, relinks the
@@ -176,8 +180,18 @@ extension ThreadContext {
     withTracker(
       mode: mode, expected: expected, deliveredNode: node, computing: ObjectIdentifier(node), body
     ) { tracker in
-      guard mode == .delivery, tracker.dependenciesChanged else { return }
-      Engine.switchInputs(of: node, to: Array(tracker.recorded))
+      guard tracker.dependenciesChanged else { return }
+      guard mode == .delivery else {
+        // On demand: not relinked (the delivery of the write it saw will relink), so a write
+        // to a new input would not make the cached value stale.
+        if !tracker.versions.isEmpty { pulledValueIsCacheable = false }
+        return
+      }
+      let switchedNow = Engine.switchInputs(
+        of: node, to: Array(tracker.recorded), releasingAfterwards: tracker.takeHeld())
+      // A new input of another domain, written between its read and the relink: compute
+      // again, now that its writes come through this domain.
+      if switchedNow, tracker.newDependencyChangedSinceRead() { Engine.recomputeLater(node) }
     }
   }
 }

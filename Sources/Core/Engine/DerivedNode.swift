@@ -117,7 +117,15 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       home: home, value: initial, isSource: false, carriesEvents: false,
       steps: Self.steps(recompute: { node in
         let node = unsafeDowncast(node, to: DerivedNode<Value>.self)
-        guard let value = node.compute(.delivery, node.delivered) else { return false }
+        guard let value = node.compute(.delivery, node.delivered) else {
+          // Computed again in the same event (a new input changed after the first run), it
+          // gives the delivered value back: what the first run staged must not be committed.
+          if node.hasStaged {
+            node.staged = node.delivered
+            node.hasStaged = false
+          }
+          return false
+        }
         node.stage(value)
         return true
       }))
@@ -204,11 +212,14 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     let previous = delivered
     root.lock.unlock()
     context.beginComputing(self)
+    context.pulledValueIsCacheable = true
     var value: Value? = compute(.latest, previous) ?? previous
     context.endComputing()
     let again = home.lockRoot()
     swap(&pulled, &value)
-    hasPulledValue = true
+    // A computed property that read inputs it is not linked to yet (writes to them do not
+    // move this domain's stamp) is computed again at the next read.
+    hasPulledValue = context.pulledValueIsCacheable
     pulledStamp = stamp
     again.lock.unlock()
     // `value` now holds the previous cached value, which dies here, outside the lock.

@@ -80,6 +80,15 @@ extension Engine {
 }
 
 extension AnyNode {
+  /// `isCompleted`, read under the lock.
+  package final var isCompletedLocked: Bool {
+    withRootLocked { root in
+      let completed = isCompleted
+      root.lock.unlock()
+      return completed
+    }
+  }
+
   /// Counts a new reference (a Property, a subscription) that keeps this node attached.
   package final func retainHandle() {
     let root = home.lockRoot()
@@ -121,31 +130,57 @@ extension Engine {
   /// and the node is refreshed then; until then it reads its new inputs' newest values.
   ///
   /// - Returns: Whether the switch happened at once.
+  /// - Parameter held: Nodes whose handles the caller holds until the switch is done (see
+  ///   `ReadTracker.held`): released once `node` is linked to its new inputs.
   @discardableResult
-  package static func switchInputs(of node: AnyNode, to newInputs: [AnyNode]) -> Bool {
+  package static func switchInputs(
+    of node: AnyNode, to newInputs: [AnyNode], releasingAfterwards held: [AnyNode] = []
+  ) -> Bool {
     let context = ThreadContext.current
     let root = Domain.merged([node.home] + newInputs.map(\.home)).lockRoot()
     guard root.isDrained(onlyBy: context) || root.drainers.isEmpty else {
       root.queue.append(
         .task(
           {
-            relink(node, to: newInputs, ThreadContext.current)
-            node.refresh()
+            let context = ThreadContext.current
+            relink(node, to: newInputs, context)
+            deliverRecomputation(of: node, context)
+            for input in held { input.releaseHandle() }
           }, depth: 0))
       root.lock.unlock()
       return false
     }
     root.lock.unlock()
     relink(node, to: newInputs, context)
+    for input in held { input.releaseHandle() }
     return true
+  }
+
+  /// Queues `node` to be computed again later in the event being delivered on this thread:
+  /// an input read in its computation changed after that read. Role.
+  package static func recomputeLater(_ node: AnyNode) {
+    ThreadContext.current.activeSession?.push(node)
   }
 
   /// Makes `node` computed from `newInputs` instead of its current inputs, in delivery order:
   /// from outside a delivery (a view pass that read other properties than last time), taking
   /// the role or waiting for its turn, so no event is delivered while the edges move.
-  package static func relinkInOrder(_ node: AnyNode, to newInputs: [AnyNode]) {
+  package static func relinkInOrder(
+    _ node: AnyNode, to newInputs: [AnyNode], releasingAfterwards held: [AnyNode] = []
+  ) {
     let root = Domain.merged([node.home] + newInputs.map(\.home))
-    performInOrder(in: root) { relink(node, to: newInputs, ThreadContext.current) }
+    performInOrder(in: root) {
+      relink(node, to: newInputs, ThreadContext.current)
+      for input in held { input.releaseHandle() }
+    }
+  }
+
+  /// Releases the handles of `held` (see `ReadTracker.held`) after the changes already queued
+  /// in `node`'s domain, among them its attachment: in delivery order.
+  @usableFromInline
+  package static func releaseInOrder(_ held: [AnyNode], after node: AnyNode) {
+    guard !held.isEmpty else { return }
+    performInOrder(in: node.home) { for input in held { input.releaseHandle() } }
   }
 
   /// Moves `node`'s edges to `newInputs` and restores rank order. Role.

@@ -13,29 +13,21 @@
 /// end, after the store), otherwise from a main-actor task, one turn later.
 enum ObservableReads {
   /// Runs `body`; if it read properties of `@Observable` objects, calls `didRead` once after
-  /// it (on this thread, before returning), and `onChange` once when the first of them is
-  /// about to change.
+  /// it (on this thread, before returning), and the handler `didRead` returns once when the
+  /// first of them is about to change.
   @inline(__always)
   static func track(
-    _ body: () -> Void, didRead: () -> Void, onChange: @escaping @Sendable () -> Void
+    _ body: () -> Void, didRead: () -> @Sendable () -> Void
   ) {
     #if canImport(Observation)
       if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
         // The handler is an autoclosure, evaluated only when `body` read something observable:
         // that is how a run learns that it did.
-        withObservationTracking(body, onChange: registered(didRead, onChange))
+        withObservationTracking(body, onChange: didRead())
         return
       }
     #endif
     body()
-  }
-
-  @inline(__always)
-  private static func registered(
-    _ didRead: () -> Void, _ onChange: @escaping @Sendable () -> Void
-  ) -> @Sendable () -> Void {
-    didRead()
-    return onChange
   }
 }
 
@@ -43,9 +35,14 @@ enum ObservableReads {
 /// objects: each change Observation reports is a write to it (see `ObservableReads`).
 @usableFromInline
 final class ObservationTrigger: @unchecked Sendable {
-  // Safe: `made` is only touched while `lock` is held; the node is Sendable.
+  // Safe: the mutable fields are only touched while `lock` is held; the node is Sendable.
   private let lock = Lock()
   @exclusivity(unchecked) private var made: SourceNode<UInt64>?
+  /// Which registration is the current one: every run registers anew, and Observation keeps a
+  /// registration until the object changes, so only the newest may write the trigger.
+  @exclusivity(unchecked) private var generation: UInt64 = 0
+  /// Whether a main-actor task that writes the trigger is on its way.
+  @exclusivity(unchecked) private var isScheduled = false
 
   @usableFromInline init() {}
 
@@ -53,9 +50,11 @@ final class ObservationTrigger: @unchecked Sendable {
   /// source becomes a dependency of the tracked run, and their changes write it.
   @usableFromInline
   func track(_ body: () -> Void) {
-    ObservableReads.track(
-      body, didRead: { ThreadContext.current.activeTracker?.record(node) },
-      onChange: { [self] in fire() })
+    ObservableReads.track(body) {
+      ThreadContext.current.activeTracker?.record(node)
+      let registration = register()
+      return { [self] in fire(registration) }
+    }
   }
 
   /// The trigger's source, made on first use.
@@ -68,13 +67,38 @@ final class ObservationTrigger: @unchecked Sendable {
     return node
   }
 
-  /// Records that an observed object is about to change: writes the trigger inside a batch
-  /// (delivered at its end, after the object stored the value), else from a main-actor task.
-  func fire() {
+  /// Makes a new registration the current one; returns its number.
+  private func register() -> UInt64 {
+    lock.lock()
+    defer { lock.unlock() }
+    generation &+= 1
+    return generation
+  }
+
+  /// Records that an observed object is about to change, if `registration` is the current
+  /// one: writes the trigger inside a batch (delivered at its end, after the object stored
+  /// the value), else from one main-actor task.
+  private func fire(_ registration: UInt64) {
+    lock.lock()
+    guard registration == generation else {
+      lock.unlock()
+      return
+    }
+    generation &+= 1  // one change, one write: the registration is spent
     if ThreadContext.current.batchDepth > 0 {
+      lock.unlock()
       write()
-    } else {
-      Task { @MainActor [self] in write() }
+      return
+    }
+    let mustSchedule = !isScheduled
+    isScheduled = true
+    lock.unlock()
+    guard mustSchedule else { return }
+    Task { @MainActor [self] in
+      lock.lock()
+      isScheduled = false
+      lock.unlock()
+      write()
     }
   }
 

@@ -22,6 +22,16 @@ extension Engine {
     while !session.sources.isEmpty { session.sources.removeLast() }
   }
 
+  /// Recomputes `node` as an event of its own and delivers what changes, to its sinks and
+  /// downstream: how a node relinked after the delivery that switched it catches up, so its
+  /// subscribers hear of it. Role.
+  static func deliverRecomputation(of node: AnyNode, _ context: ThreadContext) {
+    context.withSession { session in
+      session.push(node)
+      propagate(session, writes: 0, context)
+    }
+  }
+
   /// The body of an event's delivery, once its sources are marked: recompute the affected
   /// derived nodes in rank order, commit every new value under one lock, then run the sinks,
   /// in one invalidation scope.
@@ -40,6 +50,8 @@ extension Engine {
       }
     }
     context.activeSession = outerSession
+    // An event of derived nodes only (`deliverRecomputation`) may change nothing.
+    guard _fastPath(session.changedCount > 0) else { return }
     let changed = UnsafeBufferPointer(start: session.changed, count: session.changedCount)
     if _fastPath(!session.spansDomains) {
       // The first changed node is a source of the event: its domain is the event's.

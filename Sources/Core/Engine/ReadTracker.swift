@@ -53,6 +53,11 @@ package final class ReadTracker {
   @exclusivity(unchecked) package weak var owner: AnyObject?
   /// Whether `owner` was set: clearing a weak reference that is already `nil` costs a call.
   @exclusivity(unchecked) var hasOwner = false
+  /// The nodes recorded as new, each holding a handle the tracker took at the read: a node
+  /// made inside the run and released at its end (`Property { ... }.value`) stays in the graph
+  /// until the run's owner is linked to it. Whoever links takes them (`takeHeld()`) and
+  /// releases them once linked; a run that links nothing releases them at its end.
+  @exclusivity(unchecked) var held: [AnyNode] = []
   /// The identity of what the run computes, to find a computation that reads itself.
   @exclusivity(unchecked) package var computing: ObjectIdentifier?
 
@@ -78,8 +83,19 @@ package final class ReadTracker {
     if !versions.isEmpty { versions.removeAll(keepingCapacity: true) }
   }
 
+  /// The nodes whose handles the run holds (see `held`), for the caller to release once the
+  /// run's owner is linked to them.
+  package func takeHeld() -> [AnyNode] {
+    defer { held = [] }
+    return held
+  }
+
   /// Lets go of the nodes the run referred to, so that a pooled tracker keeps none alive.
   func clear() {
+    if !held.isEmpty {
+      for node in held { node.releaseHandle() }
+      held.removeAll(keepingCapacity: true)
+    }
     expected = []
     if !recorded.isEmpty { recorded.removeAll(keepingCapacity: true) }
     if !versions.isEmpty { versions.removeAll(keepingCapacity: true) }
@@ -136,6 +152,8 @@ package final class ReadTracker {
       guard recordedSet.insert(id).inserted else { return false }
     }
     recorded.append(node)
+    node.retainHandle()
+    held.append(node)
     return true
   }
 

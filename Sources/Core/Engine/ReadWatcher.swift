@@ -44,25 +44,31 @@ package final class ReadWatcher: @unchecked Sendable {
     ThreadContext.current.withTracker(mode: .latest, expected: dependencies, owner: owner) {
       // A change of an `@Observable` object it read is announced before the object stores
       // it; the pass it requests runs later, and reads the new value.
-      ObservableReads.track({ result = body() }, didRead: {}, onChange: onChange)
+      ObservableReads.track({ result = body() }) { onChange }
     } finish: { tracker in
       guard tracker.dependenciesChanged else { return }
       let missed = tracker.newDependencyChangedSinceRead()
-      watch(tracker.recorded)
+      watch(tracker.recorded, releasingAfterwards: tracker.takeHeld())
       if missed { onChange() }
     }
     return result.unsafelyUnwrapped
   }
 
   /// Moves the watch to `newDependencies`.
-  private func watch(_ newDependencies: ContiguousArray<AnyNode>) {
+  private func watch(
+    _ newDependencies: ContiguousArray<AnyNode>, releasingAfterwards held: [AnyNode]
+  ) {
     dependencies = newDependencies
     guard !newDependencies.isEmpty else {
       stopWatching()
+      for node in held { node.releaseHandle() }
       return
     }
+    // A watch whose inputs all completed completed too, and dropped its subscription: start
+    // a new one.
+    if let node, node.isCompletedLocked { stopWatching() }
     if let node {
-      Engine.relinkInOrder(node, to: Array(newDependencies))
+      Engine.relinkInOrder(node, to: Array(newDependencies), releasingAfterwards: held)
       return
     }
     // Its value counts the changes it saw: every recomputation is a change, so its one
@@ -74,6 +80,7 @@ package final class ReadWatcher: @unchecked Sendable {
     node = made
     let onChange = onChange
     token = made.subscribe(emitsCurrentValue: false) { _ in onChange() }
+    Engine.releaseInOrder(held, after: made)
   }
 
   /// Ends the watch.

@@ -48,6 +48,9 @@ package final class ThreadContext {
   /// The stamp of the pull this thread is running (see `Engine.pullInOrder`), else 0: values
   /// pulled in it are current for its reads even if writes land meanwhile.
   @exclusivity(unchecked) @usableFromInline var pullStamp: UInt64 = 0
+  /// Cleared by a computation on demand that read inputs its node is not linked to: its
+  /// value may not be cached for the stamp (see `DerivedNode.pullOneSpecialized`).
+  @exclusivity(unchecked) @usableFromInline var pulledValueIsCacheable = true
   /// Inputs of freed nodes waiting to be let go (see `Engine.release`), and whether this
   /// thread is letting them go.
   @exclusivity(unchecked) var releasing: [ContiguousArray<AnyNode>] = []

@@ -168,10 +168,10 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
       hasStaged = false
       changeCount &+= 1
       if isSource { deliveredSeq = stagedSeq }
-    }
-    if !sinks.isEmpty {
-      committedSinks = _slowPath(hasCatchingUpSinks) ? sinksCaughtUp() : sinks
-      hasCommittedSinks = true
+      if !sinks.isEmpty {
+        committedSinks = _slowPath(hasCatchingUpSinks) ? sinksCaughtUp() : sinks
+        hasCommittedSinks = true
+      }
     }
   }
 
