@@ -197,41 +197,12 @@ struct ComputedWorkloads: WorkloadImplementation {
   }
 
   func cellx(layers: Int, _ check: WorkloadCheck) -> Workload {
-    struct Layer {
-      let prop1, prop2, prop3, prop4: Property<Int>
-      var values: [Int] { [prop1.value, prop2.value, prop3.value, prop4.value] }
-    }
-    let sources = [1, 2, 3, 4].map { BehaviorRelay($0) }
-    var layer = Layer(prop1: sources[0], prop2: sources[1], prop3: sources[2], prop4: sources[3])
-    let effects = EffectCounter()
-    var tokens: [SubscriptionToken] = []
-    tokens.reserveCapacity(layers * 4)
-    for _ in 0..<layers {
-      let m = layer
-      layer = Layer(
+    propertyCellx(layers: layers, check) { m in
+      PropertyCellxLayer(
         prop1: Property { m.prop2.value },
         prop2: Property { m.prop1.value - m.prop3.value },
         prop3: Property { m.prop2.value + m.prop4.value },
         prop4: Property { m.prop3.value })
-      for property in [layer.prop1, layer.prop2, layer.prop3, layer.prop4] {
-        tokens.append(property.subscribe { _ in effects.runs += 1 })
-      }
-    }
-    let end = layer
-    let expected = cellxExpected[layers]!
-    var writesReversed = true
-    return Workload(counting: effects) {
-      let (before, after) =
-        writesReversed ? (expected.initial, expected.written) : (expected.written, expected.initial)
-      check.equal(end.values, before, "the last layer before the batch")
-      batch {
-        for (source, value) in zip(sources, writesReversed ? [4, 3, 2, 1] : [1, 2, 3, 4]) {
-          source.accept(value)
-        }
-      }
-      check.equal(end.values, after, "the last layer after the batch")
-      writesReversed.toggle()
-      blackHole(tokens)
     }
   }
 }

@@ -185,41 +185,52 @@ struct OurWorkloads: WorkloadImplementation {
   }
 
   func cellx(layers: Int, _ check: WorkloadCheck) -> Workload {
-    struct Layer {
-      let prop1, prop2, prop3, prop4: Property<Int>
-      var values: [Int] { [prop1.value, prop2.value, prop3.value, prop4.value] }
-    }
-    let sources = [1, 2, 3, 4].map { BehaviorRelay($0) }
-    var layer = Layer(prop1: sources[0], prop2: sources[1], prop3: sources[2], prop4: sources[3])
-    let effects = EffectCounter()
-    var tokens: [SubscriptionToken] = []
-    tokens.reserveCapacity(layers * 4)
-    for _ in 0..<layers {
-      let m = layer
-      layer = Layer(
+    propertyCellx(layers: layers, check) { m in
+      PropertyCellxLayer(
         prop1: m.prop2.map { $0 },
         prop2: Property.combineLatest(m.prop1, m.prop3).map { $0 - $1 },
         prop3: Property.combineLatest(m.prop2, m.prop4).map { $0 + $1 },
         prop4: m.prop3.map { $0 })
-      for property in [layer.prop1, layer.prop2, layer.prop3, layer.prop4] {
-        tokens.append(property.subscribe { _ in effects.runs += 1 })
+    }
+  }
+}
+
+/// One layer of cellx built on `Property`: four properties over the layer before.
+struct PropertyCellxLayer {
+  let prop1, prop2, prop3, prop4: Property<Int>
+  var values: [Int] { [prop1.value, prop2.value, prop3.value, prop4.value] }
+  var all: [Property<Int>] { [prop1, prop2, prop3, prop4] }
+}
+
+/// cellx for the columns built on `Property`: `next` makes each layer from the one before;
+/// the sources, the effects, the iteration and its checks are the same for each.
+func propertyCellx(
+  layers: Int, _ check: WorkloadCheck, next: (PropertyCellxLayer) -> PropertyCellxLayer
+) -> Workload {
+  let sources = [1, 2, 3, 4].map { BehaviorRelay($0) }
+  var layer = PropertyCellxLayer(
+    prop1: sources[0], prop2: sources[1], prop3: sources[2], prop4: sources[3])
+  let effects = EffectCounter()
+  var tokens: [SubscriptionToken] = []
+  tokens.reserveCapacity(layers * 4)
+  for _ in 0..<layers {
+    layer = next(layer)
+    for property in layer.all { tokens.append(property.subscribe { _ in effects.runs += 1 }) }
+  }
+  let end = layer
+  let expected = cellxExpected[layers]!
+  var writesReversed = true
+  return Workload(counting: effects) {
+    let (before, after) =
+      writesReversed ? (expected.initial, expected.written) : (expected.written, expected.initial)
+    check.equal(end.values, before, "the last layer before the batch")
+    batch {
+      for (source, value) in zip(sources, writesReversed ? [4, 3, 2, 1] : [1, 2, 3, 4]) {
+        source.accept(value)
       }
     }
-    let end = layer
-    let expected = cellxExpected[layers]!
-    var writesReversed = true
-    return Workload(counting: effects) {
-      let (before, after) =
-        writesReversed ? (expected.initial, expected.written) : (expected.written, expected.initial)
-      check.equal(end.values, before, "the last layer before the batch")
-      batch {
-        for (source, value) in zip(sources, writesReversed ? [4, 3, 2, 1] : [1, 2, 3, 4]) {
-          source.accept(value)
-        }
-      }
-      check.equal(end.values, after, "the last layer after the batch")
-      writesReversed.toggle()
-      blackHole(tokens)
-    }
+    check.equal(end.values, after, "the last layer after the batch")
+    writesReversed.toggle()
+    blackHole(tokens)
   }
 }
