@@ -12,10 +12,14 @@ struct InvalidatingStorage<Value: Equatable> {
   @usableFromInline var projection: InvalidatingProjection<Value>?
   /// The batch or delivery (its scope identity) in which the invalidations were last requested.
   @usableFromInline var requestedInScope: UInt64 = 0
+  /// Where the property is declared: shared by every instance of the declaring class (see
+  /// `NodeOrigin`). Traces give it as the place of a set, whose setter takes no arguments.
+  @usableFromInline let origin: NodeOrigin
 
   @usableFromInline
-  init(_ value: Value) {
+  init(_ value: Value, origin: NodeOrigin) {
     self.value = value
+    self.origin = origin
   }
 
   /// Stores `newValue` unless it equals the current value; returns whether it did.
@@ -50,7 +54,12 @@ struct InvalidatingStorage<Value: Equatable> {
   /// leave the subscribers behind the property.
   @inlinable
   func publish() {
-    projection?.publish(value)
+    projection?.publish(value, origin)
+  }
+
+  /// The place traces give a set of the property: where it is declared.
+  var declaration: TraceSite? {
+    origin.file.map { TraceSite(file: $0, line: origin.line) }
   }
 
   /// Records a read of the property, whose owner is `owner`, in the tracked run under way on
@@ -67,7 +76,7 @@ struct InvalidatingStorage<Value: Equatable> {
   /// The projected property, created with the current value on first use.
   mutating func projectedProperty() -> Property<Value> {
     if let projection { return projection.property }
-    let created = InvalidatingProjection(value)
+    let created = InvalidatingProjection(value, origin: origin)
     projection = created
     return created.property
   }
@@ -82,8 +91,8 @@ final class InvalidatingProjection<Value: Equatable> {
   @usableFromInline let source: SourceNode<Value>
   let property: Property<Value>
 
-  init(_ value: Value) {
-    source = SourceNode(value)
+  init(_ value: Value, origin: NodeOrigin) {
+    source = SourceNode(value, origin: origin)
     property = Property(node: source)
   }
 
@@ -91,9 +100,12 @@ final class InvalidatingProjection<Value: Equatable> {
     source.complete()
   }
 
-  /// Writes `value` to the source unless it holds it already.
+  /// Writes `value` to the source unless it holds it already; traced, as made where the
+  /// property is declared (`origin`).
   @inlinable
-  func publish(_ value: Value) {
-    if source.currentValue() != value { source.write(value) }
+  func publish(_ value: Value, _ origin: NodeOrigin) {
+    if source.currentValue() != value {
+      source.write(value, file: origin.file ?? "", line: origin.line)
+    }
   }
 }

@@ -40,10 +40,14 @@ public struct ObjectInvalidating<Value: Equatable> {
   /// - Parameters:
   ///   - wrappedValue: The initial value.
   ///   - invalidations: What a change invalidates, in the order to request it.
+  ///   - file: The file that declares the property, for traces; leave the default.
+  ///   - line: The line that declares the property, for traces; leave the default.
   public init<each Invalidation: ObjectInvalidatingType>(
-    wrappedValue: Value, _ invalidations: repeat each Invalidation
+    wrappedValue: Value, _ invalidations: repeat each Invalidation,
+    file: StaticString = #fileID, line: UInt = #line
   ) {
-    storage = InvalidatingStorage(wrappedValue)
+    storage = InvalidatingStorage(
+      wrappedValue, origin: .made("@ObjectInvalidating", file: file, line: line))
     var list: [any ObjectInvalidatingType] = []
     for invalidation in repeat each invalidations { list.append(invalidation) }
     self.invalidations = list
@@ -91,6 +95,9 @@ public struct ObjectInvalidating<Value: Equatable> {
     }
     // Always inlined, for the reason given on `ViewInvalidating`'s accessor.
     @inline(__always) set {
+      if _slowPath(Tracing.isOn) {
+        return setTraced(newValue, of: owner, storage: storageKeyPath)
+      }
       guard owner[keyPath: storageKeyPath].storage.replace(with: newValue) else { return }
       let context = ThreadContext.current
       let scope = context.openScopeIdentity()
@@ -100,6 +107,32 @@ public struct ObjectInvalidating<Value: Equatable> {
         }
       }
       owner[keyPath: storageKeyPath].storage.publish()
+    }
+  }
+
+  /// The setter while a tracer records, as `ViewInvalidating`'s is.
+  @usableFromInline
+  static func setTraced<Owner: Invalidatable>(
+    _ newValue: Value, of owner: Owner, storage: ReferenceWritableKeyPath<Owner, Self>
+  ) {
+    guard owner[keyPath: storage].storage.replace(with: newValue) else { return }
+    let context = ThreadContext.current
+    let cause = Tracing.set(
+      of: owner, property: String(describing: storage),
+      declaredAt: owner[keyPath: storage].storage.declaration, context)
+    Tracing.with(cause, context) {
+      let scope = context.openScopeIdentity()
+      if scope == 0 || owner[keyPath: storage].storage.claimInvalidation(inScope: scope) {
+        for invalidation in owner[keyPath: storage].invalidations {
+          invalidation.request(from: owner, context)
+        }
+      } else {
+        for invalidation in owner[keyPath: storage].invalidations {
+          let kind = Tracing.kindName(of: type(of: invalidation))
+          _ = Tracing.invalidation(of: owner, kind: kind, deduplicated: true, context)
+        }
+      }
+      owner[keyPath: storage].storage.publish()
     }
   }
 

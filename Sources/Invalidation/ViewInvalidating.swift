@@ -45,9 +45,10 @@ import InvalidatingPlatform
 /// ### Cost
 ///
 /// The wrapper stores the value, one 64-bit word of 3-bit codes for its invalidations, an
-/// array that stays empty (and unallocated) unless custom invalidators are named, and a
-/// reference that stays `nil` until `$name` is first read. Naming only built-in invalidations
-/// allocates nothing.
+/// array that stays empty (and unallocated) unless custom invalidators are named, a reference
+/// that stays `nil` until `$name` is first read, and a reference to where the property is
+/// declared, for traces, shared by every instance of the class. Naming only built-in
+/// invalidations allocates nothing per instance.
 ///
 /// > Important: This is a back-port of UIKit's UIView.Invalidating. On macOS it stands for
 /// > AppKit's NSView.Invalidating, and on Linux it drives ``InvalidatingPlatform/HeadlessView``. Use it on
@@ -71,11 +72,15 @@ public struct ViewInvalidating<Value: Equatable> {
   ///   - invalidations: What a change invalidates, in the order to request it: `.layout`,
   ///     `.display`, `.constraints`, `.intrinsicContentSize`, `.configuration` (UIKit),
   ///     `.restorableState` (AppKit), or your own ``ViewInvalidatingType``.
+  ///   - file: The file that declares the property, for traces; leave the default.
+  ///   - line: The line that declares the property, for traces; leave the default.
   @inlinable
   public init<each Invalidation: ViewInvalidatingType>(
-    wrappedValue: Value, _ invalidations: repeat each Invalidation
+    wrappedValue: Value, _ invalidations: repeat each Invalidation,
+    file: StaticString = #fileID, line: UInt = #line
   ) {
-    storage = InvalidatingStorage(wrappedValue)
+    storage = InvalidatingStorage(
+      wrappedValue, origin: .made("@ViewInvalidating", file: file, line: line))
     self.invalidations = ViewInvalidationList(repeat each invalidations)
   }
 
@@ -131,6 +136,9 @@ public struct ViewInvalidating<Value: Equatable> {
             """)
         }
       #endif
+      if _slowPath(Tracing.isOn) {
+        return setTraced(newValue, of: view, storage: storageKeyPath)
+      }
       guard view[keyPath: storageKeyPath].storage.replace(with: newValue) else { return }
       let context = ThreadContext.current
       let scope = context.openScopeIdentity()
@@ -138,6 +146,31 @@ public struct ViewInvalidating<Value: Equatable> {
         view[keyPath: storageKeyPath].invalidations.invalidate(view, context)
       }
       view[keyPath: storageKeyPath].storage.publish()
+    }
+  }
+
+  /// The setter while a tracer records: the set is recorded, with the property's name and
+  /// declaration, as the cause of the invalidations it requests (or would have requested, had
+  /// the batch not requested them already: those are recorded as deduplicated).
+  @MainActor @usableFromInline
+  static func setTraced<View: PlatformView>(
+    _ newValue: Value, of view: View, storage: ReferenceWritableKeyPath<View, Self>
+  ) {
+    guard view[keyPath: storage].storage.replace(with: newValue) else { return }
+    let context = ThreadContext.current
+    let cause = Tracing.set(
+      of: view, property: String(describing: storage),
+      declaredAt: view[keyPath: storage].storage.declaration, context)
+    Tracing.with(cause, context) {
+      let scope = context.openScopeIdentity()
+      if scope == 0 || view[keyPath: storage].storage.claimInvalidation(inScope: scope) {
+        view[keyPath: storage].invalidations.invalidate(view, context)
+      } else {
+        for kind in view[keyPath: storage].invalidations.kindNames {
+          _ = Tracing.invalidation(of: view, kind: kind, deduplicated: true, context)
+        }
+      }
+      view[keyPath: storage].storage.publish()
     }
   }
 

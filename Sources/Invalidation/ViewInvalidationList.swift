@@ -75,6 +75,30 @@ package struct ViewInvalidationList {
     return .custom
   }
 
+  /// What traces call each invalidation, in order: `layout`, `display`, a custom one's type.
+  package var kindNames: [String] {
+    var names: [String] = []
+    var remaining = codes
+    var nextCustom = 0
+    while remaining != 0 {
+      switch Code(rawValue: remaining & 0b111)! {
+      case .layout: names.append("layout")
+      case .display: names.append("display")
+      case .constraints: names.append("constraints")
+      case .intrinsicContentSize: names.append("intrinsicContentSize")
+      case .configuration: names.append("configuration")
+      case .restorableState: names.append("restorableState")
+      case .custom:
+        names.append(Tracing.kindName(of: type(of: customs[nextCustom])))
+        nextCustom += 1
+      case .end: break
+      }
+      remaining >>= 3
+    }
+    for custom in customs[nextCustom...] { names.append(Tracing.kindName(of: type(of: custom))) }
+    return names
+  }
+
   /// Requests every invalidation from `view`, in order, through the engine: at once outside
   /// batches and deliveries, once each at their end inside them.
   @MainActor @inlinable
