@@ -10,7 +10,7 @@ import Invalidating
 
 /// The scenarios that can be profiled, by name: our side of each, as the benchmark measures it.
 /// One operation is one write, one subscribe + cancel, one set, or (`batch`) one batch of
-/// 10,000 sets and a tick.
+/// 10,000 sets and a tick. A `-traced` profile runs its operation while a tracer records.
 @MainActor
 let profiles: [String: () -> Body] = [
   "set": { writes(toRelayWithSubscribers: 1) },
@@ -29,5 +29,18 @@ let profiles: [String: () -> Body] = [
     let loop = RenderLoop()
     loop.addRootView(view)
     return batchesOfSets(of: view, ticking: loop)
+  },
+  // The same operations while a tracer records everything (TracingScenarios.swift).
+  "set-traced": {
+    _ = startedTracer()
+    return writes(toRelayWithSubscribers: 1)
+  },
+  "diamond-traced": {
+    _ = startedTracer()
+    return writesThroughDiamond()
+  },
+  "view-traced": {
+    _ = startedTracer()
+    return setsOfOneProperty(of: WrappedView())
   },
 ]

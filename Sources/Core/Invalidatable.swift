@@ -63,7 +63,17 @@ extension Invalidatable {
     by invalidator: Invalidator, in context: ThreadContext,
     _ perform: @escaping (Self, Invalidator) -> Void
   ) {
-    if _slowPath(Tracing.isOn) {
+    invalidate(by: invalidator, in: context, traced: Tracing.isOn, perform)
+  }
+
+  /// ``invalidate(by:in:_:)`` for a caller that asked `Tracing.isOn` already (an invalidating
+  /// property's setter, once for all its invalidations): `traced` is what it found.
+  @inlinable @inline(__always)
+  package func invalidate<Invalidator>(
+    by invalidator: Invalidator, in context: ThreadContext, traced: Bool,
+    _ perform: @escaping (Self, Invalidator) -> Void
+  ) {
+    if _slowPath(traced) {
       context.invalidateTraced(self, by: invalidator) { [weak self] in
         if let self { perform(self, invalidator) }
       }

@@ -12,14 +12,10 @@ struct InvalidatingStorage<Value: Equatable> {
   @usableFromInline var projection: InvalidatingProjection<Value>?
   /// The batch or delivery (its scope identity) in which the invalidations were last requested.
   @usableFromInline var requestedInScope: UInt64 = 0
-  /// Where the property is declared: shared by every instance of the declaring class (see
-  /// `NodeOrigin`). Traces give it as the place of a set, whose setter takes no arguments.
-  @usableFromInline let origin: NodeOrigin
 
   @usableFromInline
-  init(_ value: Value, origin: NodeOrigin) {
+  init(_ value: Value) {
     self.value = value
-    self.origin = origin
   }
 
   /// Stores `newValue` unless it equals the current value; returns whether it did.
@@ -54,27 +50,26 @@ struct InvalidatingStorage<Value: Equatable> {
   /// leave the subscribers behind the property.
   @inlinable
   func publish() {
-    projection?.publish(value, origin)
-  }
-
-  /// The place traces give a set of the property: where it is declared.
-  var declaration: TraceSite? {
-    origin.file.map { TraceSite(file: $0, line: origin.line) }
+    projection?.publish(value)
   }
 
   /// Records a read of the property, whose owner is `owner`, in the tracked run under way on
   /// this thread: a dependency of a computed property, or of a pass of another object than
   /// `owner` (a view's own properties invalidate it already).
+  ///
+  /// - Parameter origin: Where the property is declared (see `projectedProperty(declaredAt:)`).
   @usableFromInline
-  mutating func recordTrackedRead(of owner: AnyObject) {
+  mutating func recordTrackedRead(of owner: AnyObject, declaredAt origin: NodeOrigin?) {
     guard let tracker = ThreadContext.current.activeTracker, tracker.owner !== owner else {
       return
     }
-    tracker.record(projectedProperty().node)
+    tracker.record(projectedProperty(declaredAt: origin).node)
   }
 
   /// The projected property, created with the current value on first use.
-  mutating func projectedProperty() -> Property<Value> {
+  ///
+  /// - Parameter origin: Where the property is declared: what traces call its `$name`.
+  mutating func projectedProperty(declaredAt origin: NodeOrigin?) -> Property<Value> {
     if let projection { return projection.property }
     let created = InvalidatingProjection(value, origin: origin)
     projection = created
@@ -90,10 +85,13 @@ struct InvalidatingStorage<Value: Equatable> {
 final class InvalidatingProjection<Value: Equatable> {
   @usableFromInline let source: SourceNode<Value>
   let property: Property<Value>
+  /// Where the property is declared: what traces give as the place of its writes.
+  @usableFromInline let origin: NodeOrigin?
 
-  init(_ value: Value, origin: NodeOrigin) {
+  init(_ value: Value, origin: NodeOrigin?) {
     source = SourceNode(value, origin: origin)
     property = Property(node: source)
+    self.origin = origin
   }
 
   deinit {
@@ -101,11 +99,64 @@ final class InvalidatingProjection<Value: Equatable> {
   }
 
   /// Writes `value` to the source unless it holds it already; traced, as made where the
-  /// property is declared (`origin`).
+  /// property is declared.
   @inlinable
-  func publish(_ value: Value, _ origin: NodeOrigin) {
+  func publish(_ value: Value) {
     if source.currentValue() != value {
-      source.write(value, file: origin.file ?? "", line: origin.line)
+      source.write(value, file: origin?.file ?? "", line: origin?.line ?? 0)
+    }
+  }
+}
+
+/// An invalidating property's wrapper, as a trace finds it among its owner's stored
+/// properties.
+protocol _TracedInvalidatingWrapper {
+  /// Where the property is declared: what tells one property from another.
+  var declarationOrigin: NodeOrigin? { get }
+}
+
+extension ViewInvalidating: _TracedInvalidatingWrapper {
+  var declarationOrigin: NodeOrigin? { invalidations.origin }
+}
+
+extension ViewInvalidationList {
+  /// ``origin``, for the wrapper's inlinable accessors (which take it on their slow paths).
+  @usableFromInline
+  var declaration: NodeOrigin? { origin }
+}
+
+extension ObjectInvalidating: _TracedInvalidatingWrapper {
+  var declarationOrigin: NodeOrigin? { origin }
+}
+
+extension Tracing {
+  /// The cause of a set of the invalidating property of `owner` declared at `origin`, made now
+  /// on `context`'s thread.
+  ///
+  /// A setter has no key path worth handing to its traced steps (building one would cost
+  /// every set), so the property's name is found once, by looking through its owner's stored
+  /// properties for the wrapper declared there, and kept.
+  static func set(
+    of owner: AnyObject, declaredAt origin: NodeOrigin, _ context: ThreadContext
+  ) -> Cause {
+    set(
+      of: owner, property: propertyName(of: owner, declaredAt: origin),
+      declaredAt: origin.file.map { TraceSite(file: $0, line: origin.line) }, context)
+  }
+
+  private static func propertyName(of owner: AnyObject, declaredAt origin: NodeOrigin) -> String {
+    Tracing.propertyName(declaredAt: origin) {
+      var mirror: Mirror? = Mirror(reflecting: owner)
+      while let current = mirror {
+        for child in current.children {
+          guard let wrapper = child.value as? any _TracedInvalidatingWrapper,
+            let declared = wrapper.declarationOrigin, declared === origin, let label = child.label
+          else { continue }
+          return label.hasPrefix("_") ? String(label.dropFirst()) : label
+        }
+        mirror = current.superclassMirror
+      }
+      return nil
     }
   }
 }

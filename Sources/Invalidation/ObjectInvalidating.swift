@@ -32,6 +32,8 @@ import InvalidatingCore
 public struct ObjectInvalidating<Value: Equatable> {
   @usableFromInline var storage: InvalidatingStorage<Value>
   @usableFromInline let invalidations: [any ObjectInvalidatingType]
+  /// Where the property is declared, as for `ViewInvalidating` (see `ViewInvalidationList`).
+  @usableFromInline let origin: NodeOrigin
 
   /// Creates the property with its initial value and the invalidations its changes cause.
   ///
@@ -46,8 +48,8 @@ public struct ObjectInvalidating<Value: Equatable> {
     wrappedValue: Value, _ invalidations: repeat each Invalidation,
     file: StaticString = #fileID, line: UInt = #line
   ) {
-    storage = InvalidatingStorage(
-      wrappedValue, origin: .made("@ObjectInvalidating", file: file, line: line))
+    storage = InvalidatingStorage(wrappedValue)
+    origin = .made("@ObjectInvalidating", file: file, line: line)
     var list: [any ObjectInvalidatingType] = []
     for invalidation in repeat each invalidations { list.append(invalidation) }
     self.invalidations = list
@@ -89,50 +91,41 @@ public struct ObjectInvalidating<Value: Equatable> {
     get {
       // A read inside a view's tracked pass, or a computed property, is a dependency.
       if _slowPath(ThreadContext.isTrackingReads) {
-        owner[keyPath: storageKeyPath].storage.recordTrackedRead(of: owner)
+        owner[keyPath: storageKeyPath].storage.recordTrackedRead(
+          of: owner, declaredAt: owner[keyPath: storageKeyPath].origin)
       }
       return owner[keyPath: storageKeyPath].storage.value
     }
     // Always inlined, for the reason given on `ViewInvalidating`'s accessor.
     @inline(__always) set {
-      if _slowPath(Tracing.isOn) {
-        return setTraced(newValue, of: owner, storage: storageKeyPath)
-      }
       guard owner[keyPath: storageKeyPath].storage.replace(with: newValue) else { return }
       let context = ThreadContext.current
       let scope = context.openScopeIdentity()
       if scope == 0 || owner[keyPath: storageKeyPath].storage.claimInvalidation(inScope: scope) {
-        for invalidation in owner[keyPath: storageKeyPath].invalidations {
-          invalidation.request(from: owner, context)
+        if _slowPath(Tracing.isOn) {
+          Self.requestTraced(
+            owner[keyPath: storageKeyPath].invalidations, from: owner, context,
+            declaredAt: owner[keyPath: storageKeyPath].origin)
+        } else {
+          for invalidation in owner[keyPath: storageKeyPath].invalidations {
+            invalidation.request(from: owner, context, false)
+          }
         }
       }
       owner[keyPath: storageKeyPath].storage.publish()
     }
   }
 
-  /// The setter while a tracer records, as `ViewInvalidating`'s is.
+  /// Requests each of `invalidations` from `owner`, in order, while a tracer records: the set
+  /// of the property declared at `origin` is their cause.
   @usableFromInline
-  static func setTraced<Owner: Invalidatable>(
-    _ newValue: Value, of owner: Owner, storage: ReferenceWritableKeyPath<Owner, Self>
+  static func requestTraced<Owner: Invalidatable>(
+    _ invalidations: [any ObjectInvalidatingType], from owner: Owner, _ context: ThreadContext,
+    declaredAt origin: NodeOrigin
   ) {
-    guard owner[keyPath: storage].storage.replace(with: newValue) else { return }
-    let context = ThreadContext.current
-    let cause = Tracing.set(
-      of: owner, property: String(describing: storage),
-      declaredAt: owner[keyPath: storage].storage.declaration, context)
+    let cause = Tracing.set(of: owner, declaredAt: origin, context)
     Tracing.with(cause, context) {
-      let scope = context.openScopeIdentity()
-      if scope == 0 || owner[keyPath: storage].storage.claimInvalidation(inScope: scope) {
-        for invalidation in owner[keyPath: storage].invalidations {
-          invalidation.request(from: owner, context)
-        }
-      } else {
-        for invalidation in owner[keyPath: storage].invalidations {
-          let kind = Tracing.kindName(of: type(of: invalidation))
-          _ = Tracing.invalidation(of: owner, kind: kind, deduplicated: true, context)
-        }
-      }
-      owner[keyPath: storage].storage.publish()
+      for invalidation in invalidations { invalidation.request(from: owner, context, true) }
     }
   }
 
@@ -149,6 +142,7 @@ public struct ObjectInvalidating<Value: Equatable> {
     projected projectedKeyPath: KeyPath<Owner, Property<Value>>,
     storage storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) -> Property<Value> {
-    owner[keyPath: storageKeyPath].storage.projectedProperty()
+    owner[keyPath: storageKeyPath].storage.projectedProperty(
+      declaredAt: owner[keyPath: storageKeyPath].origin)
   }
 }

@@ -44,11 +44,11 @@ import InvalidatingPlatform
 ///
 /// ### Cost
 ///
-/// The wrapper stores the value, one 64-bit word of 3-bit codes for its invalidations, an
-/// array that stays empty (and unallocated) unless custom invalidators are named, a reference
-/// that stays `nil` until `$name` is first read, and a reference to where the property is
-/// declared, for traces, shared by every instance of the class. Naming only built-in
-/// invalidations allocates nothing per instance.
+/// The wrapper stores the value, one 64-bit word of 3-bit codes for its invalidations (and,
+/// in its top bits, the number of the place the property is declared, for traces), an array
+/// that stays empty (and unallocated) unless custom invalidators are named, and a reference
+/// that stays `nil` until `$name` is first read. Naming only built-in invalidations allocates
+/// nothing.
 ///
 /// > Important: This is a back-port of UIKit's UIView.Invalidating. On macOS it stands for
 /// > AppKit's NSView.Invalidating, and on Linux it drives ``InvalidatingPlatform/HeadlessView``. Use it on
@@ -79,9 +79,9 @@ public struct ViewInvalidating<Value: Equatable> {
     wrappedValue: Value, _ invalidations: repeat each Invalidation,
     file: StaticString = #fileID, line: UInt = #line
   ) {
-    storage = InvalidatingStorage(
-      wrappedValue, origin: .made("@ViewInvalidating", file: file, line: line))
-    self.invalidations = ViewInvalidationList(repeat each invalidations)
+    storage = InvalidatingStorage(wrappedValue)
+    self.invalidations = ViewInvalidationList(
+      repeat each invalidations, declaredAt: .made("@ViewInvalidating", file: file, line: line))
   }
 
   /// Unavailable: the property reaches its view through the enclosing-instance subscript, so
@@ -116,7 +116,8 @@ public struct ViewInvalidating<Value: Equatable> {
     get {
       // A read inside another view's tracked pass, or a computed property, is a dependency.
       if _slowPath(ThreadContext.isTrackingReads) {
-        view[keyPath: storageKeyPath].storage.recordTrackedRead(of: view)
+        view[keyPath: storageKeyPath].storage.recordTrackedRead(
+          of: view, declaredAt: view[keyPath: storageKeyPath].invalidations.declaration)
       }
       return view[keyPath: storageKeyPath].storage.value
     }
@@ -136,41 +137,14 @@ public struct ViewInvalidating<Value: Equatable> {
             """)
         }
       #endif
-      if _slowPath(Tracing.isOn) {
-        return setTraced(newValue, of: view, storage: storageKeyPath)
-      }
       guard view[keyPath: storageKeyPath].storage.replace(with: newValue) else { return }
       let context = ThreadContext.current
       let scope = context.openScopeIdentity()
       if scope == 0 || view[keyPath: storageKeyPath].storage.claimInvalidation(inScope: scope) {
+        // Traced there, out of line: a set pays nothing more here.
         view[keyPath: storageKeyPath].invalidations.invalidate(view, context)
       }
       view[keyPath: storageKeyPath].storage.publish()
-    }
-  }
-
-  /// The setter while a tracer records: the set is recorded, with the property's name and
-  /// declaration, as the cause of the invalidations it requests (or would have requested, had
-  /// the batch not requested them already: those are recorded as deduplicated).
-  @MainActor @usableFromInline
-  static func setTraced<View: PlatformView>(
-    _ newValue: Value, of view: View, storage: ReferenceWritableKeyPath<View, Self>
-  ) {
-    guard view[keyPath: storage].storage.replace(with: newValue) else { return }
-    let context = ThreadContext.current
-    let cause = Tracing.set(
-      of: view, property: String(describing: storage),
-      declaredAt: view[keyPath: storage].storage.declaration, context)
-    Tracing.with(cause, context) {
-      let scope = context.openScopeIdentity()
-      if scope == 0 || view[keyPath: storage].storage.claimInvalidation(inScope: scope) {
-        view[keyPath: storage].invalidations.invalidate(view, context)
-      } else {
-        for kind in view[keyPath: storage].invalidations.kindNames {
-          _ = Tracing.invalidation(of: view, kind: kind, deduplicated: true, context)
-        }
-      }
-      view[keyPath: storage].storage.publish()
     }
   }
 
@@ -188,6 +162,7 @@ public struct ViewInvalidating<Value: Equatable> {
     projected projectedKeyPath: KeyPath<View, Property<Value>>,
     storage storageKeyPath: ReferenceWritableKeyPath<View, Self>
   ) -> Property<Value> {
-    view[keyPath: storageKeyPath].storage.projectedProperty()
+    view[keyPath: storageKeyPath].storage.projectedProperty(
+      declaredAt: view[keyPath: storageKeyPath].invalidations.declaration)
   }
 }

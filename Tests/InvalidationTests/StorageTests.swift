@@ -22,15 +22,14 @@ private func customsCapacity(of wrapper: Any) -> Int? {
 @MainActor
 @Suite("What a @ViewInvalidating property stores")
 struct StorageTests {
-  @Test("the wrapper is the value plus five words, whatever the invalidations")
+  @Test("the wrapper is the value plus four words, whatever the invalidations")
   func memoryLayout() {
     // The value, the 64-bit invalidation codes, the custom-invalidator array reference, the
-    // optional projection reference, the scope in which the invalidations were last
-    // requested (what lets a batch of sets request them once), and the reference to where the
-    // property is declared, for traces (shared by every instance of the declaring class).
-    #expect(MemoryLayout<ViewInvalidating<Int>>.size == MemoryLayout<Int>.size + 40)
-    #expect(MemoryLayout<ViewInvalidating<Double>>.size == 48)
-    #expect(MemoryLayout<ViewInvalidating<String>>.size == MemoryLayout<String>.size + 40)
+    // optional projection reference, and the scope in which the invalidations were last
+    // requested (what lets a batch of sets request them once).
+    #expect(MemoryLayout<ViewInvalidating<Int>>.size == MemoryLayout<Int>.size + 32)
+    #expect(MemoryLayout<ViewInvalidating<Double>>.size == 40)
+    #expect(MemoryLayout<ViewInvalidating<String>>.size == MemoryLayout<String>.size + 32)
   }
 
   @Test("built-in invalidations allocate nothing: no custom storage, no projection")

@@ -58,7 +58,7 @@ extension Engine {
     context.activeSession = outerSession
     let changed = UnsafeBufferPointer(start: session.changed, count: session.changedCount)
     // Taken before the commit: a source's `stagedSeq` names the writes it delivers.
-    let causes = traced ? Tracing.causes(ofChanged: changed) : []
+    let causes = traced ? Tracing.causes(ofChanged: changed) : nil
     if _fastPath(!session.spansDomains) {
       // The first changed node is a source of the event: its domain is the event's.
       changed[0]._withUnsafeGuaranteedRef { source in
@@ -87,7 +87,7 @@ extension Engine {
       for (index, node) in changed.enumerated() {
         node._withUnsafeGuaranteedRef { node in
           node.isChanged = false
-          context.traceCause = causes[index]
+          context.traceCause = causes.unsafelyUnwrapped[index]
           if node.needsDelivery { node.steps.deliver(node, context) }
         }
       }

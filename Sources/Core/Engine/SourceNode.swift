@@ -132,8 +132,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       deliverDirectly(value, lockedRoot: root, context)
       withExtendedLifetime(previousDelivered) {}
     } else if let cause {
-      Tracing.noteWrite(cause, of: self, seq: writeSeq)
-      writeThroughDerivedTraced(root, context)
+      writeThroughDerivedTraced(root, context, cause)
     } else {
       writeThroughDerived(root, context)
     }
@@ -168,11 +167,12 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     Engine.deliverWrite(of: self, context)
   }
 
-  /// `writeThroughDerived(_:_:)` for a traced write.
+  /// `writeThroughDerived(_:_:)` for a traced write, whose `cause` the delivery takes back.
   @usableFromInline
-  func writeThroughDerivedTraced(_ root: Domain, _ context: ThreadContext) {
+  func writeThroughDerivedTraced(_ root: Domain, _ context: ThreadContext, _ cause: Cause) {
     hasStaged = true
     stagedSeq = writeSeq
+    Tracing.noteWrite(cause, of: self, seq: writeSeq)
     root.unsettled += 1
     root.lock.unlock()
     Engine.deliverTracedWrite(of: self, context)
@@ -250,8 +250,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       deliverDirectly(event, lockedRoot: root, context)
     } else if let cause {
       staged = event
-      Tracing.noteWrite(cause, of: self, seq: writeSeq)
-      writeThroughDerivedTraced(root, context)
+      writeThroughDerivedTraced(root, context, cause)
     } else {
       staged = event
       writeThroughDerived(root, context)

@@ -158,7 +158,7 @@ package final class ThreadContext {
   }
 
   /// `currentScopeIdentity()` if a scope is open on this thread, else 0.
-  @inlinable
+  @inlinable @inline(__always)
   package func openScopeIdentity() -> UInt64 {
     scopeDepth > 0 ? currentScopeIdentity() : 0
   }

@@ -151,6 +151,6 @@ package struct TracedObject: Sendable, Hashable {
 
   package init(_ object: AnyObject) {
     id = ObjectIdentifier(object)
-    name = String(describing: type(of: object))
+    name = TraceState.shared.typeName(of: type(of: object))
   }
 }

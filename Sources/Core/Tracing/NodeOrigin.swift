@@ -18,13 +18,26 @@ package final class NodeOrigin: Sendable {
   /// Whether traces show the node's inputs in its place (the node that follows a view pass's
   /// reads stands for the pass, which traces name already).
   package let isHidden: Bool
+  /// The origin's number among the shared origins, from 1, in the order they were first
+  /// asked for (0 for an origin of its own): what refers to it in 16 bits (see
+  /// `numbered(_:)`).
+  @usableFromInline package let serial: Int
 
-  init(kind: StaticString, file: StaticString?, line: UInt, name: String?, isHidden: Bool) {
+  init(
+    kind: StaticString, file: StaticString?, line: UInt, name: String?, isHidden: Bool,
+    serial: Int = 0
+  ) {
     self.kind = kind
     self.file = file
     self.line = line
     self.name = name
     self.isHidden = isHidden
+    self.serial = serial
+  }
+
+  /// The shared origin numbered `serial`, if any.
+  package static func numbered(_ serial: Int) -> NodeOrigin? {
+    originTable.numbered(serial)
   }
 
   /// The origin shared by every node of `kind` made at `file:line`.
@@ -94,7 +107,9 @@ extension AnyNode {
 
 /// The origins shared by the nodes made at one place, by kind, file and line: 16 tables, each
 /// under its own lock, so that threads making nodes at different places rarely meet.
-private final class OriginTable: Sendable {
+private final class OriginTable: @unchecked Sendable {
+  // Safe: each stripe's table is only touched under its lock, and `numbered` under
+  // `numberingLock` (taken inside a stripe's lock, never the other way round).
   private struct Key: Hashable {
     let kind: UInt
     let file: UInt
@@ -108,6 +123,9 @@ private final class OriginTable: Sendable {
   }
 
   private let stripes: [Stripe] = (0..<16).map { _ in Stripe() }
+  /// Every shared origin, by serial (index 0 is unused); `numberingLock` guards it.
+  private let numberingLock = Lock()
+  nonisolated(unsafe) private var numbered: [NodeOrigin?] = [nil]
 
   func origin(
     _ kind: StaticString, file: StaticString?, line: UInt, isHidden: Bool
@@ -118,9 +136,19 @@ private final class OriginTable: Sendable {
     stripe.lock.lock()
     defer { stripe.lock.unlock() }
     if let origin = stripe.origins[key] { return origin }
-    let made = NodeOrigin(kind: kind, file: file, line: line, name: nil, isHidden: isHidden)
+    numberingLock.lock()
+    let made = NodeOrigin(
+      kind: kind, file: file, line: line, name: nil, isHidden: isHidden, serial: numbered.count)
+    numbered.append(made)
+    numberingLock.unlock()
     stripe.origins[key] = made
     return made
+  }
+
+  func numbered(_ serial: Int) -> NodeOrigin? {
+    numberingLock.lock()
+    defer { numberingLock.unlock() }
+    return serial > 0 && serial < numbered.count ? numbered[serial] : nil
   }
 
   /// A string literal's address, which identifies it: literals live as long as the program.

@@ -87,7 +87,18 @@ package enum Tracing {
   static func causes(ofChanged changed: UnsafeBufferPointer<Unmanaged<AnyNode>>) -> [Cause] {
     let state = TraceState.shared
     let watched = state.watchedNodes()
+    // An input's cause is found by its place in `changed`: by a search while the event is
+    // small, then through a table.
     var byNode: [ObjectIdentifier: Cause] = [:]
+    let usesTable = changed.count > 16
+    func causeOfInput(_ input: AnyNode, among causes: [Cause]) -> Cause? {
+      if usesTable { return byNode[ObjectIdentifier(input)] }
+      for index in causes.indices
+      where changed[index].toOpaque() == Unmanaged.passUnretained(input).toOpaque() {
+        return causes[index]
+      }
+      return nil
+    }
     var causes: [Cause] = []
     causes.reserveCapacity(changed.count)
     for reference in changed {
@@ -104,11 +115,11 @@ package enum Tracing {
       } else {
         var parents: [Cause] = []
         for input in node.inputs where input.isChanged {
-          if let parent = byNode[ObjectIdentifier(input)] { parents.append(parent) }
+          if let parent = causeOfInput(input, among: causes) { parents.append(parent) }
         }
         cause = Cause(.change(state.tracedNode(node)), parents: parents)
       }
-      byNode[id] = cause
+      if usesTable { byNode[id] = cause }
       causes.append(cause)
       if !node.isSource, watched.contains(id), case .change(let traced) = cause.step {
         state.record(event: .change, subject: traced.name, subjectID: id, cause: cause)
@@ -137,25 +148,16 @@ package enum Tracing {
   /// The name an invalidation of type `Invalidator` goes by: the type's name, lower camel case
   /// (`Invalidations.Layout` is `layout`).
   package static func kindName(of type: Any.Type) -> String {
-    let name = String(describing: type)
-    guard let first = name.first else { return name }
-    return first.lowercased() + name.dropFirst()
+    TraceState.shared.kindName(of: type)
   }
 
-  /// The cause of a set of `object`'s `property` (a name, or the description of a key path to
-  /// it or to its wrapper's storage) made now on `context`'s thread.
+  /// The cause of a set of `object`'s `property` made now on `context`'s thread.
   package static func set(
     of object: AnyObject, property: String, declaredAt site: TraceSite?,
     _ context: ThreadContext
   ) -> Cause {
-    // A wrapper's storage key path reads `\Type._name`: the property is `name`.
-    var name = Substring(property)
-    if name.hasPrefix("\\") { name = name.dropFirst() }
-    if let dot = name.lastIndex(of: ".") { name = name[name.index(after: dot)...] }
-    if name.hasPrefix("_") { name = name.dropFirst() }
-    return Cause(
-      .set(
-        TracedObject(object), property: String(name), declaredAt: site, batch: batch(of: context)),
+    Cause(
+      .set(TracedObject(object), property: property, declaredAt: site, batch: batch(of: context)),
       parents: context.traceCause.map { [$0] } ?? [])
   }
 
@@ -165,6 +167,18 @@ package enum Tracing {
     of object: AnyObject, call: String, _ context: ThreadContext
   ) -> Cause {
     context.traceCause ?? Cause(.request(TracedObject(object), call: call))
+  }
+
+  /// The name of the invalidating property declared at `origin`: found by `find` the first
+  /// time (`nil`: not found, when it is called by where it is declared), then remembered.
+  package static func propertyName(
+    declaredAt origin: NodeOrigin, find: () -> String?
+  ) -> String {
+    let state = TraceState.shared
+    if let known = state.propertyName(declaredAt: origin) { return known }
+    let name = find() ?? "property" + (origin.site.map { "(\($0))" } ?? "")
+    state.rememberPropertyName(name, declaredAt: origin)
+    return name
   }
 
   /// Records that the pass of `object` named `name` (`layoutSubviews()`) runs now, caused by
@@ -207,6 +221,13 @@ final class TraceState: @unchecked Sendable {
   private var pendingWrites: [ObjectIdentifier: [(seq: UInt64, cause: Cause)]] = [:]
   private var nodes: [ObjectIdentifier: TracedNode] = [:]
   private var nodesPruned = 0
+  /// The names of invalidating properties, by their declaration's origin (shared by every
+  /// instance, and never freed: the table of origins keeps it).
+  private var propertyNames: [ObjectIdentifier: String] = [:]
+  /// Types' names, and the names of invalidations by their type: what `String(describing:)`
+  /// gives, computed once (it looks up conformances on every call).
+  private var typeNames: [ObjectIdentifier: String] = [:]
+  private var kindNames: [ObjectIdentifier: String] = [:]
   private var lastBatch = 0
   private var lastRecord = 0
 
@@ -258,6 +279,7 @@ final class TraceState: @unchecked Sendable {
     return watched[node] != nil
   }
 
+  /// The nodes tracers follow (a copy, taken once per traced delivery).
   func watchedNodes() -> Set<ObjectIdentifier> {
     lock.lock()
     defer { lock.unlock() }
@@ -307,6 +329,49 @@ final class TraceState: @unchecked Sendable {
   }
 
   // MARK: Names
+
+  func typeName(of type: Any.Type) -> String {
+    let id = ObjectIdentifier(type)
+    lock.lock()
+    if let known = typeNames[id] {
+      lock.unlock()
+      return known
+    }
+    lock.unlock()
+    let name = String(describing: type)
+    lock.lock()
+    typeNames[id] = name
+    lock.unlock()
+    return name
+  }
+
+  func kindName(of type: Any.Type) -> String {
+    let id = ObjectIdentifier(type)
+    lock.lock()
+    if let known = kindNames[id] {
+      lock.unlock()
+      return known
+    }
+    lock.unlock()
+    let typeName = typeName(of: type)
+    let name = typeName.first.map { $0.lowercased() + typeName.dropFirst() } ?? typeName
+    lock.lock()
+    kindNames[id] = name
+    lock.unlock()
+    return name
+  }
+
+  func propertyName(declaredAt origin: NodeOrigin) -> String? {
+    lock.lock()
+    defer { lock.unlock() }
+    return propertyNames[ObjectIdentifier(origin)]
+  }
+
+  func rememberPropertyName(_ name: String, declaredAt origin: NodeOrigin) {
+    lock.lock()
+    propertyNames[ObjectIdentifier(origin)] = name
+    lock.unlock()
+  }
 
   /// The node as traces show it, made once per node (and again once it is named).
   func tracedNode(_ node: AnyNode) -> TracedNode {

@@ -61,8 +61,9 @@ public enum TrackedPass: Sendable, Hashable, CaseIterable {
 public final class InvalidationTracker {
   private var watchers: [ReadWatcher?] = [nil, nil, nil]
   /// While a tracer records: the causes of the requests of each pass since it last ran, for
-  /// the pass's record.
+  /// the pass's record; the newest `requestLimit` of them, should the pass not run for long.
   private var requests: [[Cause]] = [[], [], []]
+  private static let requestLimit = 16
 
   /// Creates a tracker that follows nothing yet.
   public init() {}
@@ -123,6 +124,7 @@ public final class InvalidationTracker {
   /// Notes, while a tracer records, that `pass` of `target` was requested (by `call`, when
   /// nothing traced made the request), for the pass's record.
   func noteRequest(of pass: TrackedPass, on target: AnyObject, call: String) {
+    if requests[pass.index].count >= Self.requestLimit { requests[pass.index].removeFirst() }
     requests[pass.index].append(Tracing.passRequest(of: target, call: call, .current))
   }
 
