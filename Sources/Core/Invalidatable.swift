@@ -106,7 +106,7 @@ extension ThreadContext {
 
   /// An invalidation requested while a tracer records: recorded (as deduplicated when the
   /// same one is queued already), and performed, at once or at the end of the scope, with the
-  /// record as the cause of what it does.
+  /// record (and those of its repeats) as the cause of what it does.
   @usableFromInline
   func invalidateTraced<Invalidator>(
     _ target: AnyObject, by invalidator: Invalidator, _ perform: @escaping () -> Void
@@ -119,7 +119,8 @@ extension ThreadContext {
     }
     let isNew = invalidations.add(target, InvalidationKey(invalidator)) { perform }
     let cause = Tracing.invalidation(of: target, kind: kind, deduplicated: !isNew, self)
-    if isNew { invalidations.setCauseOfLast(cause) }
+    // A repeat is a cause of what the one queued does too (a pass it asks for, say).
+    invalidations.addCauseToLastRequested(cause)
   }
 }
 
@@ -188,9 +189,14 @@ struct PendingInvalidations {
     return true
   }
 
-  /// Gives the invalidation queued last its record (see `ThreadContext.invalidateTraced`).
-  mutating func setCauseOfLast(_ cause: Cause) {
-    entries[entries.count - 1].cause = cause
+  /// Adds a record to the causes of the invalidation last requested (queued or found queued),
+  /// for what it does when it runs (see `ThreadContext.invalidateTraced`).
+  mutating func addCauseToLastRequested(_ cause: Cause) {
+    if let earlier = entries[lastRequested].cause {
+      entries[lastRequested].cause = Cause(.group, parents: [earlier, cause])
+    } else {
+      entries[lastRequested].cause = cause
+    }
   }
 
   /// Whether entry `index` is the invalidation of `target` (whose identifier is `id`) by `key`.

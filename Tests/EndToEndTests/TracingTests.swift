@@ -32,9 +32,9 @@ struct TracingTests {
   @Test("a write through map, combineLatest and a computed property to a view gives its chain")
   func aChainFromTheWriteToTheView() throws {
     let count = BehaviorRelay(1).named("count")
-    let titleLine = #line + 1
     let title = BehaviorRelay("items")
     let doubled = count.map { $0 * 2 }
+    let pairLine = #line + 1
     let pair = Property.combineLatest(doubled, title)
     let labelLine = #line + 1
     let label = Property { "\(pair.value.0) \(pair.value.1)" }
@@ -46,8 +46,8 @@ struct TracingTests {
     }
     let file = "TracingTests.swift"
     let chain =
-      "TracedBadgeView.text ← computed(\(file):\(labelLine)) ← combineLatest(count.map, "
-      + "BehaviorRelay(\(file):\(titleLine))) ← count.map ← count (written at \(file):\(writeLine))"
+      "TracedBadgeView.text ← computed(\(file):\(labelLine)) ← combineLatest(\(file):\(pairLine)) "
+      + "← count.map ← count (written at \(file):\(writeLine))"
     #expect(
       records.map(\.description) == [
         "TracedBadgeView.layout ← " + chain, "TracedBadgeView.display ← " + chain,
@@ -56,7 +56,7 @@ struct TracingTests {
     #expect(
       cause.steps == [
         "TracedBadgeView.text", "computed(\(file):\(labelLine))",
-        "combineLatest(count.map, BehaviorRelay(\(file):\(titleLine)))", "count.map", "count",
+        "combineLatest(\(file):\(pairLine))", "count.map", "count",
       ])
     let write = try #require(cause.write)
     #expect(write.target == "count")
@@ -183,7 +183,10 @@ struct TracingTests {
     let relay = BehaviorRelay(0)
     let events = PublishRelay<Int>().named("taps")
     let model = TracedModel()
+    let mappedLine = #line + 1
     let mapped = relay.map { $0 + 1 }.removeDuplicates()
+    let named = BehaviorRelay(0).named("named")
+    let both = Property.combineLatest(named.map { $0 }.removeDuplicates(), named)
     let fromEvents = events.map { $0 * 2 }
     let writeLine = #line + 1
     let records = Tracer.record(.property(mapped)) { relay.accept(1) }
@@ -191,9 +194,12 @@ struct TracingTests {
     let relayName = "BehaviorRelay(\(file):\(relayLine))"
     #expect(
       records.map(\.description) == [
-        "\(relayName).map.removeDuplicates ← \(relayName).map ← \(relayName) "
+        "removeDuplicates(\(file):\(mappedLine)) ← map(\(file):\(mappedLine)) ← \(relayName) "
           + "(written at \(file):\(writeLine))"
       ])
+    // Derived from named values only, a value is called after them.
+    let bothRecords = Tracer.record(.property(both)) { named.accept(1) }
+    #expect(bothRecords.map(\.subject) == ["combineLatest(named.map.removeDuplicates, named)"])
     let stateRecords = Tracer.record(.property(model.count)) { model.increment() }
     #expect(stateRecords.map(\.subject) == ["@ReadWrite(\(file):\(TracedModel.countLine))"])
     let seen = Recorder<Int>()

@@ -92,7 +92,9 @@ extension AnyNode {
       swap(&origin, &named)
       root.lock.unlock()
     }
-    // `named` now holds the replaced origin, released here, outside the lock.
+    // `named` now holds the replaced origin, released here, outside the lock. The names traces
+    // gave the values derived from this one named them after the old name.
+    if Tracing.isOn { TraceState.shared.forgetNodeNames() }
   }
 
   /// The node as a misuse message names it: "A computed property (made at File.swift:12)",

@@ -90,10 +90,30 @@ struct TraceGraph {
   }
 
   /// The links of the last record's change: of every record that reaches one of the writes
-  /// the last record reaches.
+  /// the last record reaches, or another write of their batches.
   private static func lastChange(of records: [TraceRecord]) -> Set<ObjectIdentifier> {
     guard let last = records.last else { return [] }
-    let roots = Set(last.cause.allLinks().filter(\.parents.isEmpty).map(ObjectIdentifier.init))
+    let lastLinks = last.cause.allLinks()
+    let batches = Set(
+      lastLinks.compactMap { link -> Int? in
+        switch link.step {
+        case .write(_, _, let batch), .set(_, _, _, let batch): batch
+        default: nil
+        }
+      })
+    var roots = Set(lastLinks.filter(\.parents.isEmpty).map(ObjectIdentifier.init))
+    if !batches.isEmpty {
+      for record in records {
+        for link in record.cause.allLinks() {
+          switch link.step {
+          case .write(_, _, let batch?) where batches.contains(batch),
+            .set(_, _, _, let batch?) where batches.contains(batch) && link.parents.isEmpty:
+            roots.insert(ObjectIdentifier(link))
+          default: break
+          }
+        }
+      }
+    }
     var result: Set<ObjectIdentifier> = []
     for record in records {
       let links = record.cause.allLinks()
@@ -305,6 +325,10 @@ struct TraceGraph {
   // MARK: Writing
 
   func dot(title: String?) -> String {
+    // Identifiers numbered in drawing order, so that the same run draws the same text.
+    var numbers: [String: String] = [:]
+    for (index, id) in order.enumerated() { numbers[id] = "n\(index + 1)" }
+    func name(_ id: String) -> String { Self.quoted(numbers[id] ?? id) }
     var lines = [
       "digraph invalidating {",
       "  rankdir=LR;",
@@ -315,9 +339,15 @@ struct TraceGraph {
       lines.append("  labelloc=t; fontname=\"Helvetica\"; label=\(Self.quoted(title));")
     }
     let red = "color=\"#dc2626\", fontcolor=\"#dc2626\", penwidth=2.4"
+    // A part of an object with no arrow (a pass no traced request asked for) says nothing.
+    var connected: Set<String> = []
+    for edge in edgeOrder {
+      connected.insert(edge.from)
+      connected.insert(edge.to)
+    }
     func line(_ element: Element, indent: String) -> String {
       let extra = highlighted.contains(element.id) ? ", " + red : ""
-      return "\(indent)\(Self.quoted(element.id)) [label=\(Self.quoted(element.label)), "
+      return "\(indent)\(name(element.id)) [label=\(Self.quoted(element.label)), "
         + element.attributes + extra + "];"
     }
     for id in order {
@@ -330,7 +360,9 @@ struct TraceGraph {
         "    label=\(Self.quoted(object.name)); style=\"rounded,filled\"; "
           + "fillcolor=\"#fef3c7\"; color=\"#b45309\"; fontname=\"Helvetica-Bold\";")
       for id in order {
-        guard let element = elements[id], element.object?.id == object.id else { continue }
+        guard let element = elements[id], element.object?.id == object.id,
+          connected.contains(id)
+        else { continue }
         lines.append(line(element, indent: "    "))
       }
       lines.append("  }")
@@ -341,7 +373,7 @@ struct TraceGraph {
       if !edge.label.isEmpty { attributes.append("label=\(Self.quoted(edge.label))") }
       if edges[edge] == true { attributes.append(red) }
       let suffix = attributes.isEmpty ? "" : " [" + attributes.joined(separator: ", ") + "]"
-      lines.append("  \(Self.quoted(edge.from)) -> \(Self.quoted(edge.to))\(suffix);")
+      lines.append("  \(name(edge.from)) -> \(name(edge.to))\(suffix);")
     }
     lines.append("}")
     return lines.joined(separator: "\n") + "\n"

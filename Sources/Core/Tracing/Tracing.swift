@@ -330,6 +330,16 @@ final class TraceState: @unchecked Sendable {
 
   // MARK: Names
 
+  /// Forgets the names given to nodes: a node was named, and what is derived from it is
+  /// called after it.
+  func forgetNodeNames() {
+    lock.lock()
+    let forgotten = nodes
+    nodes = [:]
+    lock.unlock()
+    withExtendedLifetime(forgotten) {}
+  }
+
   func typeName(of type: Any.Type) -> String {
     let id = ObjectIdentifier(type)
     lock.lock()
@@ -394,18 +404,38 @@ final class TraceState: @unchecked Sendable {
     return made
   }
 
-  /// What traces call `node`: its name; where a source or a computed property was made
-  /// (`BehaviorRelay(File.swift:4)`); what a derived value was derived from (`count.map`,
-  /// `combineLatest(a, b)`), at most three levels deep.
-  static func name(of node: AnyNode, origin: NodeOrigin?, depth: Int = 0) -> String {
-    if let name = origin?.name { return name }
+  /// What traces call `node`: its name; for a value derived from named ones, what it was
+  /// derived from (`count.map`, `combineLatest(count, title)`, `count.map.removeDuplicates`);
+  /// otherwise what it is and where it was made (`BehaviorRelay(File.swift:4)`,
+  /// `map(File.swift:9)`). A chain of causes shows what an unnamed value came from anyway.
+  static func name(of node: AnyNode, origin: NodeOrigin?) -> String {
+    lineage(of: node, origin: origin, depth: 0) ?? madeAt(node, origin)
+  }
+
+  /// `kind(File.swift:12)`, or the kind alone.
+  private static func madeAt(_ node: AnyNode, _ origin: NodeOrigin?) -> String {
     guard let origin else { return node.isSource ? "source" : "derived value" }
     let kind = origin.kind.description
-    let inputs = node.isSource || origin.isComputedProperty ? [] : node.lockedInputs()
-    if inputs.isEmpty { return origin.site.map { "\(kind)(\($0))" } ?? kind }
-    guard depth < 3 else { return "….\(kind)" }
-    let names = inputs.map { name(of: $0, origin: $0.lockedOrigin, depth: depth + 1) }
-    if names.count == 1 { return "\(names[0]).\(kind)" }
-    return "\(kind)(\(names.joined(separator: ", ")))"
+    return origin.site.map { "\(kind)(\($0))" } ?? kind
+  }
+
+  /// The node's name, or, for a derived value all of whose inputs have one, the names of its
+  /// inputs and its kind, at most three levels deep; `nil` otherwise.
+  private static func lineage(of node: AnyNode, origin: NodeOrigin?, depth: Int) -> String? {
+    if let name = origin?.name { return name }
+    guard let origin, !node.isSource, !origin.isComputedProperty, depth < 3 else { return nil }
+    var names: [String] = []
+    for input in node.lockedInputs() {
+      guard let name = lineage(of: input, origin: input.lockedOrigin, depth: depth + 1) else {
+        return nil
+      }
+      names.append(name)
+    }
+    let kind = origin.kind.description
+    switch names.count {
+    case 0: return nil
+    case 1: return "\(names[0]).\(kind)"
+    default: return "\(kind)(\(names.joined(separator: ", ")))"
+    }
   }
 }
