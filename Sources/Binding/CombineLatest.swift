@@ -42,7 +42,7 @@ extension Property where Value == Never {
     }
   }
 
-  /// ``combineLatest(_:)`` of two properties.
+  /// ``combineLatest(_:file:line:)`` of two properties.
   ///
   /// The same operator, spelled out for the most common arities: inside a parameter pack the
   /// optimizer cannot specialize each input's read, so a fixed arity saves a generic call per
@@ -70,8 +70,8 @@ extension Property where Value == Never {
       })
   }
 
-  /// ``combineLatest(_:)`` of three properties, spelled out for speed like
-  /// ``combineLatest(_:_:)``.
+  /// ``combineLatest(_:file:line:)`` of three properties, spelled out for speed like
+  /// ``combineLatest(_:_:file:line:)``.
   ///
   /// - Parameters:
   ///   - first: The property whose value is the tuple's first element.

@@ -25,7 +25,7 @@
 ///
 /// Nodes are named after where they were made (`BehaviorRelay(CounterViewModel.swift:4)`,
 /// `count.map`) unless you name them: `BehaviorRelay(0).named("count")`. A tracer's
-/// ``graphviz()`` draws the graph it saw, the last change highlighted.
+/// ``graphviz(title:)`` draws the graph it saw, the last change highlighted.
 ///
 /// **What is traced.** Everything that happens while a tracer records, on every thread: the
 /// writes (`accept`, `modify`, a relay's events, an invalidating property's set), their
