@@ -110,4 +110,8 @@ for (tutorial, steps) in tutorialSteps {
         path: "Docs/Examples/\(tutorial)/Step\(step)"))
   }
 }
+// The example of the "Debugging invalidations" article: the README's example, traced.
+package.targets.append(
+  .executableTarget(
+    name: "DebuggingExample", dependencies: ["Invalidating"], path: "Docs/Examples/Debugging"))
 package.targets.append(.testTarget(name: "DocsTests", path: "Tests/DocsTests"))

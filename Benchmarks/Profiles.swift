@@ -12,7 +12,8 @@ import Invalidating
 /// One operation is one write, one subscribe + cancel, one set, or (`batch`) one batch of
 /// 10,000 sets and a tick. The workloads add theirs (`workloadProfiles`): `workload-<case>` is
 /// ours and `workload-<case>-<slug>` another implementation's (`-observation`,
-/// `-observation-cached`); one operation is one iteration of the case, assertions included.
+/// `-observation-cached`); one operation is one iteration of the case, assertions included. A
+/// `-traced` profile runs its operation while a tracer records.
 @MainActor
 let profiles: [String: () -> Body] = [
   "set": { writes(toRelayWithSubscribers: 1) },
@@ -63,5 +64,18 @@ let profiles: [String: () -> Body] = [
     let loop = RenderLoop()
     loop.addRootView(view)
     return batchesOfSets(of: view, ticking: loop)
+  },
+  // The same operations while a tracer records everything (TracingScenarios.swift).
+  "set-traced": {
+    _ = startedTracer()
+    return writes(toRelayWithSubscribers: 1)
+  },
+  "diamond-traced": {
+    _ = startedTracer()
+    return writesThroughDiamond()
+  },
+  "view-traced": {
+    _ = startedTracer()
+    return setsOfOneProperty(of: WrappedView())
   },
 ]

@@ -74,6 +74,7 @@ let scenarios: [(name: String, run: () -> [Row])] = [
   ("diamond", { [diamond(configuration)] }),
   ("combineLatest", { [combineLatestOfSix(configuration)] }),
   ("view", { MainActor.assumeIsolated { viewScenarios(configuration) } }),
+  ("tracing", { MainActor.assumeIsolated { tracingScenarios(configuration) } }),
   ("heap", { [heapPerSubscription()] }),
 ]
 var rows: [Row] = []

@@ -12,22 +12,29 @@ enum DashboardCommand {
   /// Runs the command and returns its exit status.
   static func run(arguments: [String]) async -> Int32 {
     let options: DashboardOptions
+    let trace = DashboardTrace(arguments)
     do {
-      options = try DashboardOptions(parsing: arguments)
+      options = try DashboardOptions(parsing: trace.otherArguments)
     } catch {
-      printError("invalidating-dashboard: \(error)\n\n\(DashboardOptions.usage)")
+      printError(
+        "invalidating-dashboard: \(error)\n\n\(DashboardOptions.usage)\(DashboardTrace.usage)")
       return 2
     }
     if options.help {
-      print(DashboardOptions.usage)
+      print(DashboardOptions.usage + DashboardTrace.usage)
       return 0
     }
     let (source, notice) = DashboardRunner.source(for: options)
     if let notice { printError("invalidating-dashboard: \(notice)") }
     guard options.live else {
-      DashboardRunner.run(
-        options: options, source: source, pause: pause, output: { print($0) })
+      trace.run { output in
+        DashboardRunner.run(options: options, source: source, pause: pause, output: output)
+      }
       return 0
+    }
+    guard !trace.isRequested else {
+      printError("invalidating-dashboard: --trace and --dot print frames, not a live screen")
+      return 2
     }
     guard let terminal = LiveTerminal() else {
       printError("invalidating-dashboard: --live needs a terminal on standard input and output")

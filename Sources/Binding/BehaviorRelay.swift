@@ -31,19 +31,37 @@ public final class BehaviorRelay<Value>: Property<Value> {
 
   /// Creates a relay whose current value is `value`.
   ///
-  /// - Parameter value: The initial value.
+  /// Traces call the relay by the name given with ``InvalidatingCore/Property/named(_:)``, or
+  /// else by where it was made: `BehaviorRelay(CounterViewModel.swift:4)`.
+  ///
+  /// - Parameters:
+  ///   - value: The initial value.
+  ///   - file: The file that makes the relay, for traces; leave the default.
+  ///   - line: The line that makes the relay, for traces; leave the default.
   @inlinable
-  public init(_ value: Value) {
-    let source = SourceNode(value)
+  public init(_ value: Value, file: StaticString = #fileID, line: UInt = #line) {
+    let source = SourceNode(value, origin: .made("BehaviorRelay", file: file, line: line))
     self.source = source
     super.init(node: source)
   }
 
-  /// Creates a relay whose current value is `value` (RxRelay's spelling of ``init(_:)``).
+  /// Creates a relay whose current value is `value` (RxRelay's spelling of
+  /// ``init(_:file:line:)``).
   ///
-  /// - Parameter value: The initial value.
-  public convenience init(value: Value) {
-    self.init(value)
+  /// - Parameters:
+  ///   - value: The initial value.
+  ///   - file: The file that makes the relay, for traces; leave the default.
+  ///   - line: The line that makes the relay, for traces; leave the default.
+  public convenience init(value: Value, file: StaticString = #fileID, line: UInt = #line) {
+    self.init(value, file: file, line: line)
+  }
+
+  /// Creates a relay made by a wrapper: its node's origin names the wrapper.
+  @usableFromInline
+  init(_ value: Value, origin: NodeOrigin) {
+    let source = SourceNode(value, origin: origin)
+    self.source = source
+    super.init(node: source)
   }
 
   deinit {
@@ -59,12 +77,18 @@ public final class BehaviorRelay<Value>: Property<Value> {
   /// Equal values are delivered too (a relay does not require `Equatable`); use
   /// `removeDuplicates()` downstream to skip them.
   ///
-  /// - Parameter value: The new value.
+  /// While a ``InvalidatingCore/Tracer`` records, the write is traced from `file:line`;
+  /// otherwise they cost nothing.
+  ///
+  /// - Parameters:
+  ///   - value: The new value.
+  ///   - file: The file that writes, for traces; leave the default.
+  ///   - line: The line that writes, for traces; leave the default.
   /// - Complexity: O(affected sinks + affected derived properties), with no allocation once
   ///   warmed up.
   @inlinable
-  public func accept(_ value: Value) {
-    source.write(value)
+  public func accept(_ value: Value, file: StaticString = #fileID, line: UInt = #line) {
+    source.write(value, file: file, line: line)
   }
 
   /// Changes the current value in place, atomically, and delivers the result like
@@ -86,13 +110,18 @@ public final class BehaviorRelay<Value>: Property<Value> {
   /// > Important: `body` runs while the relay is locked. Keep it short and pure: it must not
   /// > read or write any relay or property, nor subscribe; doing so from `body` deadlocks.
   ///
-  /// - Parameter body: Changes the value it is given; the relay then holds the changed value.
+  /// - Parameters:
+  ///   - file: The file that writes, for traces; leave the default.
+  ///   - line: The line that writes, for traces; leave the default.
+  ///   - body: Changes the value it is given; the relay then holds the changed value.
   /// - Returns: What `body` returns.
   /// - Complexity: O(affected sinks + affected derived properties), plus `body` and a copy of
   ///   the value (an array is copied before `body` changes it).
   @discardableResult
-  public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    try source.modify(body)
+  public func modify<Result>(
+    file: StaticString = #fileID, line: UInt = #line, _ body: (inout Value) throws -> Result
+  ) rethrows -> Result {
+    try source.modify(file: file, line: line, body)
   }
 
   /// A read-only view of this relay: it has the relay's value and changes, but no `accept`.

@@ -19,7 +19,7 @@ extension Property {
   public var changes: Signal<Value> {
     let input = Unmanaged.passUnretained(node)
     // For operators: a node of events recomputed only in a delivery that changed the property.
-    let events = DerivedNode<Value?>(eventInputs: [node]) { mode, _ in
+    let events = DerivedNode<Value?>(eventInputs: [node], origin: .kind("changes")) { mode, _ in
       .some(mode == .delivery ? ValueNode.read(input, .delivery) : nil)
     }
     return Signal(node: events, changesOf: node)

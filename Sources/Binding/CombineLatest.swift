@@ -35,13 +35,16 @@ extension Property where Value == Never {
   /// costs anywhere else (tens of milliseconds for ten inputs of different types). Two
   /// statements instead of one make no difference to what runs.
   ///
-  /// - Parameter properties: The properties to combine, in tuple order. They may repeat.
+  /// - Parameters:
+  ///   - properties: The properties to combine, in tuple order. They may repeat.
+  ///   - file: The file that calls the operator, for traces; leave the default.
+  ///   - line: The line that calls the operator, for traces; leave the default.
   /// - Returns: The combined property. It keeps the inputs' storage (not the relays that own
   ///   it) alive, and completes when every input has completed.
   /// - Complexity: O(number of inputs) per change.
   @inlinable
   public static func combineLatest<each Input>(
-    _ properties: repeat Property<each Input>
+    _ properties: repeat Property<each Input>, file: StaticString = #fileID, line: UInt = #line
   ) -> Property<(repeat each Input)> {
     // Held unretained: the derived node's `inputs` keep every input alive for as long as the
     // closure can run, and reference counting here would cost more than the reads.
@@ -52,12 +55,13 @@ extension Property where Value == Never {
       return Property<(repeat each Input)>(
         value: (repeat ValueNode.read(each nodes, .latest)))
     }
-    return ._derived(from: inputs) { mode, _ in
+    return ._derived(from: inputs, origin: .made("combineLatest", file: file, line: line)) {
+      mode, _ in
       (repeat ValueNode.read(each nodes, mode))
     }
   }
 
-  /// ``combineLatest(_:)->Property<(Input)>`` of two properties.
+  /// ``combineLatest(_:file:line:)`` of two properties.
   ///
   /// The same operator, spelled out for the most common arities: inside a parameter pack the
   /// optimizer cannot specialize each input's read, so a fixed arity saves a generic call per
@@ -66,33 +70,39 @@ extension Property where Value == Never {
   /// - Parameters:
   ///   - first: The property whose value is the tuple's first element.
   ///   - second: The property whose value is the tuple's second element.
+  ///   - file: The file that calls the operator, for traces; leave the default.
+  ///   - line: The line that calls the operator, for traces; leave the default.
   /// - Returns: The combined property.
   @inlinable
   public static func combineLatest<First, Second>(
-    _ first: Property<First>, _ second: Property<Second>
+    _ first: Property<First>, _ second: Property<Second>,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> Property<(First, Second)> {
     // Unretained: kept alive by the node's inputs (see `map`).
     let a = Unmanaged.passUnretained(first.node)
     let b = Unmanaged.passUnretained(second.node)
     return ._derived(
-      from: [first.node, second.node],
+      from: [first.node, second.node], origin: .made("combineLatest", file: file, line: line),
       compute: { mode, _ in (ValueNode.read(a, mode), ValueNode.read(b, mode)) },
       deliver: {
         DerivedNode.stage((ValueNode.read(a, .delivery), ValueNode.read(b, .delivery)), on: $0)
       })
   }
 
-  /// ``combineLatest(_:)->Property<(Input)>`` of three properties, spelled out for speed like
-  /// ``combineLatest(_:_:)``.
+  /// ``combineLatest(_:file:line:)`` of three properties, spelled out for speed like
+  /// ``combineLatest(_:_:file:line:)``.
   ///
   /// - Parameters:
   ///   - first: The property whose value is the tuple's first element.
   ///   - second: The property whose value is the tuple's second element.
   ///   - third: The property whose value is the tuple's third element.
+  ///   - file: The file that calls the operator, for traces; leave the default.
+  ///   - line: The line that calls the operator, for traces; leave the default.
   /// - Returns: The combined property.
   @inlinable
   public static func combineLatest<First, Second, Third>(
-    _ first: Property<First>, _ second: Property<Second>, _ third: Property<Third>
+    _ first: Property<First>, _ second: Property<Second>, _ third: Property<Third>,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> Property<(First, Second, Third)> {
     // Unretained: kept alive by the node's inputs (see `map`).
     let a = Unmanaged.passUnretained(first.node)
@@ -100,6 +110,7 @@ extension Property where Value == Never {
     let c = Unmanaged.passUnretained(third.node)
     return ._derived(
       from: [first.node, second.node, third.node],
+      origin: .made("combineLatest", file: file, line: line),
       compute: { mode, _ in
         (ValueNode.read(a, mode), ValueNode.read(b, mode), ValueNode.read(c, mode))
       },

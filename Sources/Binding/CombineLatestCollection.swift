@@ -19,8 +19,11 @@ extension Property where Value == Never {
   /// With no inputs, the result is a constant `[]`: it never changes, and a subscriber receives
   /// `[]` and then, if it asked, its completion at once (as for ``Property/init(value:)``).
   ///
-  /// - Parameter properties: The properties to combine, in array order. They may repeat. The
-  ///   collection is read once, here: later changes to it do not change the inputs.
+  /// - Parameters:
+  ///   - properties: The properties to combine, in array order. They may repeat. The
+  ///     collection is read once, here: later changes to it do not change the inputs.
+  ///   - file: The file that calls the operator, for traces; leave the default.
+  ///   - line: The line that calls the operator, for traces; leave the default.
   /// - Returns: The combined property. It keeps the inputs' storage (not the relays that own
   ///   it) alive, and completes when every input has completed.
   /// - Complexity: O(*n*) per delivered change for *n* inputs, however many of them changed: the
@@ -30,14 +33,15 @@ extension Property where Value == Never {
   ///   batch that changes *k* of the inputs costs one rebuild, not *k*.
   @inlinable
   public static func combineLatest<Element>(
-    _ properties: some Collection<Property<Element>>
+    _ properties: some Collection<Property<Element>>, file: StaticString = #fileID,
+    line: UInt = #line
   ) -> Property<[Element]> {
     // Held unretained, as in the variadic form: the derived node's `inputs` keep every input
     // alive for as long as the closures can run.
     let nodes = properties.map { Unmanaged.passUnretained($0.node) }
     guard !nodes.isEmpty else { return Property<[Element]>(value: []) }
     return ._derived(
-      from: properties.map { $0.node },
+      from: properties.map { $0.node }, origin: .made("combineLatest", file: file, line: line),
       compute: { mode, _ in nodes.map { ValueNode.read($0, mode) } },
       deliver: { DerivedNode.stage(nodes.map { ValueNode.read($0, .delivery) }, on: $0) })
   }

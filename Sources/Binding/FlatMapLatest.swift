@@ -17,12 +17,16 @@ extension Property {
   /// property (they share a source), subscribers see one value, computed from both new
   /// values.
   ///
-  /// - Parameter transform: Returns the property to follow for a value. It may return a
-  ///   property it has returned before.
+  /// - Parameters:
+  ///   - file: The file that calls the operator, for traces; leave the default.
+  ///   - line: The line that calls the operator, for traces; leave the default.
+  ///   - transform: Returns the property to follow for a value. It may return a property it
+  ///     has returned before.
   /// - Returns: A property with the current inner property's value.
   /// - Complexity: O(1) per change of the inner property; a switch costs O(inputs of the
   ///   derived properties downstream) when it has to re-rank them.
   public func flatMapLatest<Inner>(
+    file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping @Sendable (Value) -> Property<Inner>
   ) -> Property<Inner> {
     // Unretained: the node's inputs always include `outer` (see `map`).
@@ -32,7 +36,9 @@ extension Property {
     // describe the same state, and the batch's delivery switches it if the outer value moved.
     let (first, firstChange) = outer.deliveredValueAndChangeCount()
     let link = _SwitchLink(following: transform(first), chosenAt: firstChange)
-    let result = Property<Inner>._derived(from: [outer, link.current.node]) { mode, previous in
+    let result = Property<Inner>._derived(
+      from: [outer, link.current.node], origin: .made("flatMapLatest", file: file, line: line)
+    ) { mode, previous in
       guard previous != nil else { return link.current.node.deliveredValue() }
       guard mode == .delivery else {
         // An on-demand read while a write waits for delivery: follow the newest outer value

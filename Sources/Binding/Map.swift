@@ -14,12 +14,16 @@ extension Property {
   ///
   /// The new property keeps this property's storage (not the relay that owns it) alive.
   ///
-  /// - Parameter transform: A pure function of the value. It runs on the delivering thread,
-  ///   never concurrently with itself for one delivery.
+  /// - Parameters:
+  ///   - file: The file that calls the operator, for traces; leave the default.
+  ///   - line: The line that calls the operator, for traces; leave the default.
+  ///   - transform: A pure function of the value. It runs on the delivering thread, never
+  ///     concurrently with itself for one delivery.
   /// - Returns: The derived property.
   /// - Complexity: O(1) per change, plus `transform`.
   @inlinable
   public func map<Transformed>(
+    file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping @Sendable (Value) -> Transformed
   ) -> Property<Transformed> {
     // Unretained: the derived node's `inputs` keep it alive for as long as the closures can
@@ -27,7 +31,8 @@ extension Property {
     // `Unmanaged` costs no reference counting.
     let input = Unmanaged.passUnretained(node)
     return ._derived(
-      from: [node], compute: { mode, _ in transform(ValueNode.read(input, mode)) },
+      from: [node], origin: .made("map", file: file, line: line),
+      compute: { mode, _ in transform(ValueNode.read(input, mode)) },
       deliver: { DerivedNode.stage(transform(ValueNode.read(input, .delivery)), on: $0) })
   }
 }

@@ -25,9 +25,12 @@ extension Property {
   /// - Parameters:
   ///   - object: The observable object.
   ///   - keyPath: The property of `object` to follow.
+  ///   - file: The file that makes the property, for traces; leave the default.
+  ///   - line: The line that makes the property, for traces; leave the default.
   @MainActor
   public convenience init<Object: Observable & AnyObject>(
-    observing object: Object, _ keyPath: KeyPath<Object, Value>
+    observing object: Object, _ keyPath: KeyPath<Object, Value>,
+    file: StaticString = #fileID, line: UInt = #line
   ) {
     let observer = _ObservationFollower(object, keyPath)
     let source = observer.source
@@ -35,7 +38,8 @@ extension Property {
     // The derived node's compute owns the follower, so it lives exactly as long as the graph
     // refers to this property.
     self.init(
-      node: DerivedNode(inputs: [source]) { mode, _ in
+      node: DerivedNode(inputs: [source], origin: .made("observing", file: file, line: line)) {
+        mode, _ in
         withExtendedLifetime(owner) { source.read(mode) }
       })
   }
@@ -53,7 +57,7 @@ final class _ObservationFollower<Object: AnyObject & Observable, Value> {
   init(_ object: Object, _ keyPath: KeyPath<Object, Value>) {
     self.object = object
     self.keyPath = keyPath
-    source = SourceNode(object[keyPath: keyPath])
+    source = SourceNode(object[keyPath: keyPath], origin: .kind("@Observable"))
     track()
   }
 
@@ -75,6 +79,6 @@ final class _ObservationFollower<Object: AnyObject & Observable, Value> {
   }
 
   private func refresh() {
-    if let value = track() { source.write(value) }
+    if let value = track() { source.write(value, file: #fileID, line: #line) }
   }
 }

@@ -16,8 +16,14 @@ import InvalidatingCore
 /// > synchronous outside a batch, queued (not nested) when called from a sink.
 public final class PublishRelay<Element>: Signal<Element> {
   /// Creates a relay with no subscribers.
-  public init() {
-    super.init(node: SourceNode<Element?>(events: Element.self))
+  ///
+  /// - Parameters:
+  ///   - file: The file that makes the relay, for traces; leave the default.
+  ///   - line: The line that makes the relay, for traces; leave the default.
+  public init(file: StaticString = #fileID, line: UInt = #line) {
+    super.init(
+      node: SourceNode<Element?>(
+        events: Element.self, origin: .made("PublishRelay", file: file, line: line)))
   }
 
   deinit {
@@ -30,11 +36,14 @@ public final class PublishRelay<Element>: Signal<Element> {
 
   /// Delivers `value` to every current subscriber.
   ///
-  /// - Parameter value: The event.
+  /// - Parameters:
+  ///   - value: The event.
+  ///   - file: The file that emits, for traces; leave the default.
+  ///   - line: The line that emits, for traces; leave the default.
   /// - Complexity: O(subscribers), with no allocation once warmed up (outside a batch).
   @inlinable
-  public func accept(_ value: Element) {
-    source.emit(value)
+  public func accept(_ value: Element, file: StaticString = #fileID, line: UInt = #line) {
+    source.emit(value, file: file, line: line)
   }
 
   /// A read-only view of this relay: its events, but no `accept`.

@@ -43,9 +43,15 @@ public struct ReadWrite<Value> {
 
   /// Creates the state with `initial` as its current value.
   ///
-  /// - Parameter initial: The initial value.
-  public init(_ initial: Value) {
-    projectedValue = BehaviorRelay(initial)
+  /// Traces call the state by where it is declared, `@ReadWrite(CounterViewModel.swift:2)`,
+  /// unless it is named (`$count.named("count")`).
+  ///
+  /// - Parameters:
+  ///   - initial: The initial value.
+  ///   - file: The file that declares the state, for traces; leave the default.
+  ///   - line: The line that declares the state, for traces; leave the default.
+  public init(_ initial: Value, file: StaticString = #fileID, line: UInt = #line) {
+    projectedValue = BehaviorRelay(initial, origin: .made("@ReadWrite", file: file, line: line))
     wrappedValue = projectedValue.asProperty()
   }
 }

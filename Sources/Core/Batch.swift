@@ -28,6 +28,7 @@ public func batch<Result>(_ body: () throws -> Result) rethrows -> Result {
     if context.batchDepth == 0 {
       if !context.batchTouched.isEmpty || !context.batchEvents.isEmpty { context.commitBatch() }
       if !context.completionsAfterBatch.isEmpty { context.completeAfterBatch() }
+      context.traceBatch = 0
     }
     context.endScope()
   }

@@ -106,7 +106,7 @@ final class ComputedLink<Value>: @unchecked Sendable {
       computedFrom: start.inputs, home: start.home, initial: initial.unsafelyUnwrapped,
       stamp: start.stamp
     ) { mode, previous in link.compute(mode, previous) }
-    node.origin = NodeOrigin(kind: "A computed property", file: file, line: line)
+    node.origin = .made("computed", file: file, line: line)
     link.node = node
     node.attachComputed()
     Engine.releaseInOrder(start.held, after: node)

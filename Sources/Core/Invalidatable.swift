@@ -26,6 +26,10 @@ extension Invalidatable {
     by invalidator: Invalidator, _ perform: @escaping () -> Void
   ) {
     let context = ThreadContext.current
+    if _slowPath(Tracing.isOn) {
+      context.invalidateTraced(self, by: invalidator, perform)
+      return
+    }
     guard context.scopeDepth > 0 else {
       perform()
       return
@@ -59,6 +63,22 @@ extension Invalidatable {
     by invalidator: Invalidator, in context: ThreadContext,
     _ perform: @escaping (Self, Invalidator) -> Void
   ) {
+    invalidate(by: invalidator, in: context, traced: Tracing.isOn, perform)
+  }
+
+  /// ``invalidate(by:in:_:)`` for a caller that asked `Tracing.isOn` already (an invalidating
+  /// property's setter, once for all its invalidations): `traced` is what it found.
+  @inlinable @inline(__always)
+  package func invalidate<Invalidator>(
+    by invalidator: Invalidator, in context: ThreadContext, traced: Bool,
+    _ perform: @escaping (Self, Invalidator) -> Void
+  ) {
+    if _slowPath(traced) {
+      context.invalidateTraced(self, by: invalidator) { [weak self] in
+        if let self { perform(self, invalidator) }
+      }
+      return
+    }
     guard context.scopeDepth > 0 else {
       perform(self, invalidator)
       return
@@ -82,6 +102,25 @@ extension ThreadContext {
     _ makePerform: () -> (() -> Void)
   ) {
     invalidations.add(target, InvalidationKey(invalidator), makePerform)
+  }
+
+  /// An invalidation requested while a tracer records: recorded (as deduplicated when the
+  /// same one is queued already), and performed, at once or at the end of the scope, with the
+  /// record (and those of its repeats) as the cause of what it does.
+  @usableFromInline
+  func invalidateTraced<Invalidator>(
+    _ target: AnyObject, by invalidator: Invalidator, _ perform: @escaping () -> Void
+  ) {
+    let kind = Tracing.kindName(of: Invalidator.self)
+    guard scopeDepth > 0 else {
+      let cause = Tracing.invalidation(of: target, kind: kind, deduplicated: false, self)
+      Tracing.with(cause, self) { perform() }
+      return
+    }
+    let isNew = invalidations.add(target, InvalidationKey(invalidator)) { perform }
+    let cause = Tracing.invalidation(of: target, kind: kind, deduplicated: !isNew, self)
+    // A repeat is a cause of what the one queued does too (a pass it asks for, say).
+    invalidations.addCauseToLastRequested(cause)
   }
 }
 
@@ -114,6 +153,8 @@ struct PendingInvalidations {
     weak var target: AnyObject?
     let key: InvalidationKey
     let perform: () -> Void
+    /// The invalidation's record while a tracer records: the cause of what `perform` does.
+    var cause: Cause?
   }
 
   private var entries: [Entry] = []
@@ -130,20 +171,32 @@ struct PendingInvalidations {
   var isEmpty: Bool { entries.isEmpty }
 
   /// Queues the invalidation of `target` by `key`, performed by what `makePerform` returns,
-  /// unless the same invalidation is queued already.
+  /// unless the same invalidation is queued already; returns whether it queued it.
+  @discardableResult
   mutating func add(
     _ target: AnyObject, _ key: InvalidationKey, _ makePerform: () -> (() -> Void)
-  ) {
+  ) -> Bool {
     let id = ObjectIdentifier(target)
-    if lastRequested >= 0, entry(lastRequested, is: id, target, key) { return }
+    if lastRequested >= 0, entry(lastRequested, is: id, target, key) { return false }
     if let index = index(of: id, target, key) {
       lastRequested = index
-      return
+      return false
     }
     if entries.count >= 16 { byTarget[id, default: []].append(entries.count) }
     lastRequested = entries.count
     identities.append((id, key.type))
     entries.append(Entry(target: target, key: key, perform: makePerform()))
+    return true
+  }
+
+  /// Adds a record to the causes of the invalidation last requested (queued or found queued),
+  /// for what it does when it runs (see `ThreadContext.invalidateTraced`).
+  mutating func addCauseToLastRequested(_ cause: Cause) {
+    if let earlier = entries[lastRequested].cause {
+      entries[lastRequested].cause = Cause(.group, parents: [earlier, cause])
+    } else {
+      entries[lastRequested].cause = cause
+    }
   }
 
   /// Whether entry `index` is the invalidation of `target` (whose identifier is `id`) by `key`.
@@ -172,15 +225,16 @@ struct PendingInvalidations {
     return byTarget[id]?.first { entry($0, is: id, target, key) }
   }
 
-  /// Removes and returns the invalidations whose target is still alive, in request order.
-  mutating func take() -> [() -> Void] {
+  /// Removes and returns the invalidations whose target is still alive, in request order, with
+  /// their records when traced.
+  mutating func take() -> [(perform: () -> Void, cause: Cause?)] {
     defer {
       entries = []
       identities = []
       byTarget = [:]
       lastRequested = -1
     }
-    return entries.compactMap { $0.target == nil ? nil : $0.perform }
+    return entries.compactMap { $0.target == nil ? nil : ($0.perform, $0.cause) }
   }
 }
 
@@ -188,6 +242,12 @@ extension ThreadContext {
   /// Runs the deferred invalidations in request order. Invalidations they request in turn run
   /// at once (no scope is open).
   func flushInvalidations() {
-    for perform in invalidations.take() { perform() }
+    for (perform, cause) in invalidations.take() {
+      if let cause {
+        Tracing.with(cause, self) { perform() }
+      } else {
+        perform()
+      }
+    }
   }
 }

@@ -56,18 +56,22 @@ struct InvalidatingStorage<Value: Equatable> {
   /// Records a read of the property, whose owner is `owner`, in the tracked run under way on
   /// this thread: a dependency of a computed property, or of a pass of another object than
   /// `owner` (a view's own properties invalidate it already).
+  ///
+  /// - Parameter origin: Where the property is declared (see `projectedProperty(declaredAt:)`).
   @usableFromInline
-  mutating func recordTrackedRead(of owner: AnyObject) {
+  mutating func recordTrackedRead(of owner: AnyObject, declaredAt origin: NodeOrigin?) {
     guard let tracker = ThreadContext.current.activeTracker, tracker.owner !== owner else {
       return
     }
-    tracker.record(projectedProperty().node)
+    tracker.record(projectedProperty(declaredAt: origin).node)
   }
 
   /// The projected property, created with the current value on first use.
-  mutating func projectedProperty() -> Property<Value> {
+  ///
+  /// - Parameter origin: Where the property is declared: what traces call its `$name`.
+  mutating func projectedProperty(declaredAt origin: NodeOrigin?) -> Property<Value> {
     if let projection { return projection.property }
-    let created = InvalidatingProjection(value)
+    let created = InvalidatingProjection(value, origin: origin)
     projection = created
     return created.property
   }
@@ -81,19 +85,78 @@ struct InvalidatingStorage<Value: Equatable> {
 final class InvalidatingProjection<Value: Equatable> {
   @usableFromInline let source: SourceNode<Value>
   let property: Property<Value>
+  /// Where the property is declared: what traces give as the place of its writes.
+  @usableFromInline let origin: NodeOrigin?
 
-  init(_ value: Value) {
-    source = SourceNode(value)
+  init(_ value: Value, origin: NodeOrigin?) {
+    source = SourceNode(value, origin: origin)
     property = Property(node: source)
+    self.origin = origin
   }
 
   deinit {
     source.complete()
   }
 
-  /// Writes `value` to the source unless it holds it already.
+  /// Writes `value` to the source unless it holds it already; traced, as made where the
+  /// property is declared.
   @inlinable
   func publish(_ value: Value) {
-    if source.currentValue() != value { source.write(value) }
+    if source.currentValue() != value {
+      source.write(value, file: origin?.file ?? "", line: origin?.line ?? 0)
+    }
+  }
+}
+
+/// An invalidating property's wrapper, as a trace finds it among its owner's stored
+/// properties.
+protocol _TracedInvalidatingWrapper {
+  /// Where the property is declared: what tells one property from another.
+  var declarationOrigin: NodeOrigin? { get }
+}
+
+extension ViewInvalidating: _TracedInvalidatingWrapper {
+  var declarationOrigin: NodeOrigin? { invalidations.origin }
+}
+
+extension ViewInvalidationList {
+  /// ``origin``, for the wrapper's inlinable accessors (which take it on their slow paths).
+  @usableFromInline
+  var declaration: NodeOrigin? { origin }
+}
+
+extension ObjectInvalidating: _TracedInvalidatingWrapper {
+  var declarationOrigin: NodeOrigin? { origin }
+}
+
+extension Tracing {
+  /// The cause of a set of the invalidating property of `owner` declared at `origin`, made now
+  /// on `context`'s thread.
+  ///
+  /// A setter has no key path worth handing to its traced steps (building one would cost
+  /// every set), so the property's name is found once, by looking through its owner's stored
+  /// properties for the wrapper declared there, and kept.
+  static func set(
+    of owner: AnyObject, declaredAt origin: NodeOrigin, _ context: ThreadContext
+  ) -> Cause {
+    set(
+      of: owner, property: propertyName(of: owner, declaredAt: origin),
+      declaredAt: origin.file.map { TraceSite(file: $0, line: origin.line) }, context)
+  }
+
+  private static func propertyName(of owner: AnyObject, declaredAt origin: NodeOrigin) -> String {
+    Tracing.propertyName(declaredAt: origin) {
+      var mirror: Mirror? = Mirror(reflecting: owner)
+      while let current = mirror {
+        for child in current.children {
+          guard let wrapper = child.value as? any _TracedInvalidatingWrapper,
+            let declared = wrapper.declarationOrigin, declared === origin, let label = child.label
+          else { continue }
+          return label.hasPrefix("_") ? String(label.dropFirst()) : label
+        }
+        mirror = current.superclassMirror
+      }
+      return nil
+    }
   }
 }

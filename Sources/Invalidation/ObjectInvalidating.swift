@@ -32,6 +32,8 @@ import InvalidatingCore
 public struct ObjectInvalidating<Value: Equatable> {
   @usableFromInline var storage: InvalidatingStorage<Value>
   @usableFromInline let invalidations: [any ObjectInvalidatingType]
+  /// Where the property is declared, as for `ViewInvalidating` (see `ViewInvalidationList`).
+  @usableFromInline let origin: NodeOrigin
 
   /// Creates the property with its initial value and the invalidations its changes cause.
   ///
@@ -40,10 +42,14 @@ public struct ObjectInvalidating<Value: Equatable> {
   /// - Parameters:
   ///   - wrappedValue: The initial value.
   ///   - invalidations: What a change invalidates, in the order to request it.
+  ///   - file: The file that declares the property, for traces; leave the default.
+  ///   - line: The line that declares the property, for traces; leave the default.
   public init<each Invalidation: ObjectInvalidatingType>(
-    wrappedValue: Value, _ invalidations: repeat each Invalidation
+    wrappedValue: Value, _ invalidations: repeat each Invalidation,
+    file: StaticString = #fileID, line: UInt = #line
   ) {
     storage = InvalidatingStorage(wrappedValue)
+    origin = .made("@ObjectInvalidating", file: file, line: line)
     var list: [any ObjectInvalidatingType] = []
     for invalidation in repeat each invalidations { list.append(invalidation) }
     self.invalidations = list
@@ -85,7 +91,8 @@ public struct ObjectInvalidating<Value: Equatable> {
     get {
       // A read inside a view's tracked pass, or a computed property, is a dependency.
       if _slowPath(ThreadContext.isTrackingReads) {
-        owner[keyPath: storageKeyPath].storage.recordTrackedRead(of: owner)
+        owner[keyPath: storageKeyPath].storage.recordTrackedRead(
+          of: owner, declaredAt: owner[keyPath: storageKeyPath].origin)
       }
       return owner[keyPath: storageKeyPath].storage.value
     }
@@ -95,11 +102,30 @@ public struct ObjectInvalidating<Value: Equatable> {
       let context = ThreadContext.current
       let scope = context.openScopeIdentity()
       if scope == 0 || owner[keyPath: storageKeyPath].storage.claimInvalidation(inScope: scope) {
-        for invalidation in owner[keyPath: storageKeyPath].invalidations {
-          invalidation.request(from: owner, context)
+        if _slowPath(Tracing.isOn) {
+          Self.requestTraced(
+            owner[keyPath: storageKeyPath].invalidations, from: owner, context,
+            declaredAt: owner[keyPath: storageKeyPath].origin)
+        } else {
+          for invalidation in owner[keyPath: storageKeyPath].invalidations {
+            invalidation.request(from: owner, context, false)
+          }
         }
       }
       owner[keyPath: storageKeyPath].storage.publish()
+    }
+  }
+
+  /// Requests each of `invalidations` from `owner`, in order, while a tracer records: the set
+  /// of the property declared at `origin` is their cause.
+  @usableFromInline
+  static func requestTraced<Owner: Invalidatable>(
+    _ invalidations: [any ObjectInvalidatingType], from owner: Owner, _ context: ThreadContext,
+    declaredAt origin: NodeOrigin
+  ) {
+    let cause = Tracing.set(of: owner, declaredAt: origin, context)
+    Tracing.with(cause, context) {
+      for invalidation in invalidations { invalidation.request(from: owner, context, true) }
     }
   }
 
@@ -116,6 +142,7 @@ public struct ObjectInvalidating<Value: Equatable> {
     projected projectedKeyPath: KeyPath<Owner, Property<Value>>,
     storage storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
   ) -> Property<Value> {
-    owner[keyPath: storageKeyPath].storage.projectedProperty()
+    owner[keyPath: storageKeyPath].storage.projectedProperty(
+      declaredAt: owner[keyPath: storageKeyPath].origin)
   }
 }

@@ -41,8 +41,11 @@ extension ObjectInvalidatingType {
   /// - Parameters:
   ///   - owner: The object that declares the property; it must be an ``Object``.
   ///   - context: The calling thread's context.
+  ///   - traced: `Tracing.isOn`, asked by the caller.
   @usableFromInline
-  func request<Owner: Invalidatable>(from owner: Owner, _ context: ThreadContext) {
+  func request<Owner: Invalidatable>(
+    from owner: Owner, _ context: ThreadContext, _ traced: Bool
+  ) {
     guard let object = owner as? Object else {
       Engine.misuse(
         """
@@ -51,7 +54,7 @@ extension ObjectInvalidatingType {
         @ObjectInvalidating properties.
         """)
     }
-    object.invalidate(by: self, in: context) { object, invalidation in
+    object.invalidate(by: self, in: context, traced: traced) { object, invalidation in
       invalidation.invalidate(object: object)
     }
   }

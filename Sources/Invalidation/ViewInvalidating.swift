@@ -44,10 +44,11 @@ import InvalidatingPlatform
 ///
 /// ### Cost
 ///
-/// The wrapper stores the value, one 64-bit word of 3-bit codes for its invalidations, an
-/// array that stays empty (and unallocated) unless custom invalidators are named, and a
-/// reference that stays `nil` until `$name` is first read. Naming only built-in invalidations
-/// allocates nothing.
+/// The wrapper stores the value, one 64-bit word of 3-bit codes for its invalidations (and,
+/// in its top bits, the number of the place the property is declared, for traces), an array
+/// that stays empty (and unallocated) unless custom invalidators are named, and a reference
+/// that stays `nil` until `$name` is first read. Naming only built-in invalidations allocates
+/// nothing.
 ///
 /// > Important: This is a back-port of UIKit's UIView.Invalidating. On macOS it stands for
 /// > AppKit's NSView.Invalidating, and on Linux it drives ``InvalidatingPlatform/HeadlessView``. Use it on
@@ -71,12 +72,16 @@ public struct ViewInvalidating<Value: Equatable> {
   ///   - invalidations: What a change invalidates, in the order to request it: `.layout`,
   ///     `.display`, `.constraints`, `.intrinsicContentSize`, `.configuration` (UIKit),
   ///     `.restorableState` (AppKit), or your own ``ViewInvalidatingType``.
+  ///   - file: The file that declares the property, for traces; leave the default.
+  ///   - line: The line that declares the property, for traces; leave the default.
   @inlinable
   public init<each Invalidation: ViewInvalidatingType>(
-    wrappedValue: Value, _ invalidations: repeat each Invalidation
+    wrappedValue: Value, _ invalidations: repeat each Invalidation,
+    file: StaticString = #fileID, line: UInt = #line
   ) {
     storage = InvalidatingStorage(wrappedValue)
-    self.invalidations = ViewInvalidationList(repeat each invalidations)
+    self.invalidations = ViewInvalidationList(
+      repeat each invalidations, declaredAt: .made("@ViewInvalidating", file: file, line: line))
   }
 
   /// Unavailable: the property reaches its view through the enclosing-instance subscript, so
@@ -111,7 +116,8 @@ public struct ViewInvalidating<Value: Equatable> {
     get {
       // A read inside another view's tracked pass, or a computed property, is a dependency.
       if _slowPath(ThreadContext.isTrackingReads) {
-        view[keyPath: storageKeyPath].storage.recordTrackedRead(of: view)
+        view[keyPath: storageKeyPath].storage.recordTrackedRead(
+          of: view, declaredAt: view[keyPath: storageKeyPath].invalidations.declaration)
       }
       return view[keyPath: storageKeyPath].storage.value
     }
@@ -135,6 +141,7 @@ public struct ViewInvalidating<Value: Equatable> {
       let context = ThreadContext.current
       let scope = context.openScopeIdentity()
       if scope == 0 || view[keyPath: storageKeyPath].storage.claimInvalidation(inScope: scope) {
+        // Traced there, out of line: a set pays nothing more here.
         view[keyPath: storageKeyPath].invalidations.invalidate(view, context)
       }
       view[keyPath: storageKeyPath].storage.publish()
@@ -155,6 +162,7 @@ public struct ViewInvalidating<Value: Equatable> {
     projected projectedKeyPath: KeyPath<View, Property<Value>>,
     storage storageKeyPath: ReferenceWritableKeyPath<View, Self>
   ) -> Property<Value> {
-    view[keyPath: storageKeyPath].storage.projectedProperty()
+    view[keyPath: storageKeyPath].storage.projectedProperty(
+      declaredAt: view[keyPath: storageKeyPath].invalidations.declaration)
   }
 }

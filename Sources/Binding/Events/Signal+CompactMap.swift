@@ -16,7 +16,7 @@ extension Signal {
     _ transform: @escaping @Sendable (Element) -> Transformed?
   ) -> Signal<Transformed> {
     let input = Unmanaged.passUnretained(node)
-    return ._derived(from: [node], prefix: prefix.compactMap(transform)) {
+    return ._derived(from: [node], kind: "compactMap", prefix: prefix.compactMap(transform)) {
       ValueNode.read(input, .delivery).flatMap(transform)
     }
   }

@@ -57,7 +57,7 @@ final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
 
   /// Makes the output source, owning this state. Call once.
   func makeOutput() -> SourceNode<Element?> {
-    let output = SourceNode<Element?>(events: Element.self)
+    let output = SourceNode<Element?>(events: Element.self, origin: .kind("timer"))
     output.owner = self
     self.output = output
     return output
@@ -101,7 +101,7 @@ final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
     guard let event = takePending(ifStill: generation, closingWindowIfNone: false) else {
       return false
     }
-    output?.emit(event)
+    output?.emit(event, file: #fileID, line: #line)
     return true
   }
 
@@ -131,7 +131,7 @@ final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
     }
     isWindowOpen = true
     lock.unlock()
-    output?.emit(event)
+    output?.emit(event, file: #fileID, line: #line)
     return true
   }
 
@@ -139,7 +139,7 @@ final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
   /// open for another interval (returning `true`); otherwise closes it.
   func endWindow() -> Bool {
     guard let event = takePending(ifStill: nil, closingWindowIfNone: true) else { return false }
-    output?.emit(event)
+    output?.emit(event, file: #fileID, line: #line)
     return true
   }
 

@@ -13,7 +13,7 @@ extension Signal {
   @inlinable
   public func filter(_ isIncluded: @escaping @Sendable (Element) -> Bool) -> Signal<Element> {
     let input = Unmanaged.passUnretained(node)
-    return ._derived(from: [node], prefix: prefix.filter(isIncluded)) {
+    return ._derived(from: [node], kind: "filter", prefix: prefix.filter(isIncluded)) {
       guard let event = ValueNode.read(input, .delivery), isIncluded(event) else { return nil }
       return event
     }

@@ -16,7 +16,7 @@ extension Signal {
   ) -> Signal<Transformed> {
     // Unretained: the derived node's inputs keep the input alive (see `Property.map`).
     let input = Unmanaged.passUnretained(node)
-    return ._derived(from: [node], prefix: prefix.map(transform)) {
+    return ._derived(from: [node], kind: "map", prefix: prefix.map(transform)) {
       ValueNode.read(input, .delivery).map(transform)
     }
   }

@@ -26,7 +26,7 @@ extension Signal {
     // synchronously on this thread before `DerivedNode.init` returns.
     nonisolated(unsafe) let first = start
     let input = Unmanaged.passUnretained(node)
-    let node = DerivedNode<State>(inputs: [node]) { mode, previous in
+    let node = DerivedNode<State>(inputs: [node], origin: .kind("scan")) { mode, previous in
       guard let previous else { return first }
       guard mode == .delivery, let event = ValueNode.read(input, .delivery) else { return nil }
       var next = previous

@@ -38,7 +38,8 @@ extension Signal {
     let state = Unmanaged.passUnretained(property.node)
     let current = property.value
     return Signal<Combined>._derived(
-      from: [node, property.node], prefix: prefix.map { combine($0, current) }
+      from: [node, property.node], kind: "withLatestFrom",
+      prefix: prefix.map { combine($0, current) }
     ) {
       guard let event = ValueNode.read(events, .delivery) else { return nil }
       return combine(event, ValueNode.read(state, .delivery))

@@ -24,10 +24,10 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// demand from its inputs' newest values.
   @inlinable
   package convenience init(
-    inputs: [AnyNode],
+    inputs: [AnyNode], origin: NodeOrigin? = nil,
     compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
   ) {
-    self.init(inputs: inputs, compute: compute) { node in
+    self.init(inputs: inputs, origin: origin, compute: compute) { node in
       let node = unsafeDowncast(node, to: DerivedNode<Value>.self)
       guard let value = node.compute(.delivery, node.delivered) else { return false }
       node.stage(value)
@@ -44,12 +44,12 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   ///   the other initializer's step calls `compute`.
   @inlinable
   package convenience init(
-    inputs: [AnyNode],
+    inputs: [AnyNode], origin: NodeOrigin? = nil,
     compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?,
     deliver: @escaping @Sendable (AnyNode) -> Bool
   ) {
     self.init(
-      inputs: inputs, compute: compute, steps: Self.steps(recompute: deliver),
+      inputs: inputs, origin: origin, compute: compute, steps: Self.steps(recompute: deliver),
       carriesEvents: false)
   }
 
@@ -59,7 +59,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// and lets each event go once delivered.
   @inlinable
   package convenience init<Event>(
-    eventInputs inputs: [AnyNode],
+    eventInputs inputs: [AnyNode], origin: NodeOrigin? = nil,
     compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
   ) where Value == Event? {
     let steps = Self.eventSteps(recompute: { node in
@@ -68,12 +68,12 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       node.stage(value)
       return true
     })
-    self.init(inputs: inputs, compute: compute, steps: steps, carriesEvents: true)
+    self.init(inputs: inputs, origin: origin, compute: compute, steps: steps, carriesEvents: true)
   }
 
   @inlinable
   init(
-    inputs: [AnyNode],
+    inputs: [AnyNode], origin: NodeOrigin?,
     compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?,
     steps: NodeSteps, carriesEvents: Bool
   ) {
@@ -92,6 +92,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       home: home, value: initial, isSource: false, carriesEvents: carriesEvents, steps: steps)
     self.isAttached = false
     self.inputs = ContiguousArray(inputs)
+    self.origin = origin
     Engine.attachInOrder(self)
   }
 

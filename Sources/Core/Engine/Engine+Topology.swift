@@ -213,7 +213,7 @@ extension Engine {
       for child in next.downstream {
         if child === node {
           root.lock.unlock()
-          if node.origin != nil {
+          if node.origin?.isComputedProperty == true {
             misuse(
               """
               \(node.describedForMisuse) depends on itself: its computation read a property \

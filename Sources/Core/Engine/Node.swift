@@ -63,8 +63,9 @@ package class AnyNode: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline final var hasPulledValue = false
   @exclusivity(unchecked) @usableFromInline final var pulledStamp: UInt64 = 0
 
-  /// Where the node was made, for messages: set for computed properties. Set once, before
-  /// the node is shared.
+  /// What the node is, where it was made and what it is called, for messages and traces (see
+  /// ``NodeOrigin``): set when the node is made, before it is shared; ``setName(_:)`` replaces
+  /// it. Lock, once the node is shared (read it with `lockedOrigin`).
   @exclusivity(unchecked) @usableFromInline package final var origin: NodeOrigin?
 
   /// Whether the value is plain data (`_isPOD`): nothing to release after a commit, so a node
@@ -121,6 +122,9 @@ package class AnyNode: @unchecked Sendable {
     if pulledStamp == stamp { return true }
     return ThreadContext.withCurrent { $0.pullStamp == pulledStamp }
   }
+
+  /// How many subscriptions the node has, the cancelled ones left out. Lock.
+  var liveSinkCount: Int { 0 }
 
   /// Whether reading the node's current value needs no computing: a source, a settled value,
   /// or a pulled value that is current. Lock (of `root`, this node's root domain).
@@ -209,30 +213,5 @@ extension SinkEntry {
     withUnsafeBytes(of: self) { mine in
       withUnsafeBytes(of: other) { theirs in mine.elementsEqual(theirs) }
     }
-  }
-}
-
-/// Where a node was made, for the messages that name it.
-@usableFromInline
-package final class NodeOrigin: Sendable {
-  /// What kind of node it is, such as "A computed property".
-  package let kind: String
-  package let file: StaticString
-  package let line: UInt
-
-  @usableFromInline
-  package init(kind: String, file: StaticString, line: UInt) {
-    self.kind = kind
-    self.file = file
-    self.line = line
-  }
-}
-
-extension AnyNode {
-  /// The node as a misuse message names it: "A computed property (made at File.swift:12)",
-  /// or "A derived value" when its origin is unknown.
-  package final var describedForMisuse: String {
-    guard let origin else { return "A derived value" }
-    return "\(origin.kind) (made at \(origin.file):\(origin.line))"
   }
 }

@@ -62,7 +62,7 @@ final class ObservationTrigger: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     if let made { return made }
-    let node = SourceNode<UInt64>(0)
+    let node = SourceNode<UInt64>(0, origin: .kind("@Observable reads"))
     made = node
     return node
   }
@@ -104,6 +104,6 @@ final class ObservationTrigger: @unchecked Sendable {
 
   private func write() {
     let node = node
-    node.write(node.currentValue() &+ 1)
+    node.write(node.currentValue() &+ 1, file: #fileID, line: #line)
   }
 }

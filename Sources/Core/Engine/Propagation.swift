@@ -7,7 +7,16 @@ extension Engine {
   static func deliverWrite(of source: AnyNode, _ context: ThreadContext) {
     context.withSession { session in
       session.markWritten(source)
-      propagate(session, writes: 1, context)
+      propagate(session, writes: 1, context, traced: false)
+    }
+  }
+
+  /// `deliverWrite(of:_:)` for a traced write (see `Tracing`).
+  @usableFromInline
+  static func deliverTracedWrite(of source: AnyNode, _ context: ThreadContext) {
+    context.withSession { session in
+      session.markWritten(source)
+      propagate(session, writes: 1, context, traced: true)
     }
   }
 
@@ -16,7 +25,11 @@ extension Engine {
   /// the drainer role.
   static func deliverEvent(_ session: DrainSession, _ context: ThreadContext) {
     for source in session.sources { session.markWritten(source) }
-    propagate(session, writes: session.sources.count, context)
+    if _slowPath(Tracing.isOn) {
+      propagate(session, writes: session.sources.count, context, traced: true)
+    } else {
+      propagate(session, writes: session.sources.count, context, traced: false)
+    }
     // One at a time: `removeAll(keepingCapacity:)` goes through the generic range replacement,
     // which costs more than a batch of one write's whole commit.
     while !session.sources.isEmpty { session.sources.removeLast() }
@@ -28,15 +41,20 @@ extension Engine {
   static func deliverRecomputation(of node: AnyNode, _ context: ThreadContext) {
     context.withSession { session in
       session.push(node)
-      propagate(session, writes: 0, context)
+      propagate(session, writes: 0, context, traced: Tracing.isOn)
     }
   }
 
   /// The body of an event's delivery, once its sources are marked: recompute the affected
   /// derived nodes in rank order, commit every new value under one lock, then run the sinks,
   /// in one invalidation scope.
+  ///
+  /// `traced`, a constant wherever this is inlined, gives each changed node its causes and
+  /// runs its sinks with them (see `Tracing`); the untraced copy has no trace of it.
   @inline(__always)
-  static func propagate(_ session: DrainSession, writes: Int, _ context: ThreadContext) {
+  static func propagate(
+    _ session: DrainSession, writes: Int, _ context: ThreadContext, traced: Bool
+  ) {
     let outerSession = context.activeSession
     context.activeSession = session
     while let next = session.popMin() {
@@ -53,6 +71,8 @@ extension Engine {
     // An event of derived nodes only (`deliverRecomputation`) may change nothing.
     guard _fastPath(session.changedCount > 0) else { return }
     let changed = UnsafeBufferPointer(start: session.changed, count: session.changedCount)
+    // Taken before the commit: a source's `stagedSeq` names the writes it delivers.
+    let causes = traced ? Tracing.causes(ofChanged: changed) : nil
     if _fastPath(!session.spansDomains) {
       // The first changed node is a source of the event: its domain is the event's.
       changed[0]._withUnsafeGuaranteedRef { source in
@@ -76,10 +96,22 @@ extension Engine {
       }
     }
     context.beginScope()
-    for node in changed {
-      node._withUnsafeGuaranteedRef { node in
-        node.isChanged = false
-        if node.needsDelivery { node.steps.deliver(node, context) }
+    if traced {
+      let outerCause = context.traceCause
+      for (index, node) in changed.enumerated() {
+        node._withUnsafeGuaranteedRef { node in
+          node.isChanged = false
+          context.traceCause = causes.unsafelyUnwrapped[index]
+          if node.needsDelivery { node.steps.deliver(node, context) }
+        }
+      }
+      context.traceCause = outerCause
+    } else {
+      for node in changed {
+        node._withUnsafeGuaranteedRef { node in
+          node.isChanged = false
+          if node.needsDelivery { node.steps.deliver(node, context) }
+        }
       }
     }
     #if DEBUG

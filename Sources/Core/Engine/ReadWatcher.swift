@@ -14,6 +14,8 @@ package final class ReadWatcher: @unchecked Sendable {
   // Safe: `dependencies`, `node` and `token` are only touched by `track`, which its caller
   // runs on one thread at a time; `onChange` is immutable.
   private let onChange: @Sendable () -> Void
+  /// What traces call the pass whose reads are followed (`BadgeView.layoutSubviews()`).
+  private let name: String?
   /// What the last run read, in order.
   private var dependencies: ContiguousArray<AnyNode> = []
   /// The node that follows `dependencies`, and the subscription that calls `onChange`.
@@ -21,7 +23,11 @@ package final class ReadWatcher: @unchecked Sendable {
   private var token: SubscriptionToken?
 
   /// Creates a watcher that calls `onChange` when something a tracked run read changes.
-  package init(onChange: @escaping @Sendable () -> Void) {
+  ///
+  /// - Parameter name: What traces call the pass (`BadgeView.layoutSubviews()`): the node that
+  ///   follows its reads goes by it, and stands in traces for the pass.
+  package init(name: String? = nil, onChange: @escaping @Sendable () -> Void) {
+    self.name = name
     self.onChange = onChange
   }
 
@@ -73,7 +79,10 @@ package final class ReadWatcher: @unchecked Sendable {
     }
     // Its value counts the changes it saw: every recomputation is a change, so its one
     // subscriber hears of each delivered change of any dependency, once.
-    let made = DerivedNode<UInt64>(inputs: Array(newDependencies)) { _, previous in
+    let origin = NodeOrigin.kind("tracked reads", isHidden: true)
+    let made = DerivedNode<UInt64>(
+      inputs: Array(newDependencies), origin: name.map(origin.named) ?? origin
+    ) { _, previous in
       (previous ?? 0) &+ 1
     }
     made.retainHandle()

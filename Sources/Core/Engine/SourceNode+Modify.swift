@@ -7,10 +7,16 @@ extension SourceNode {
   /// copy of `latest`, so the value it replaces is still held by `latest` and is released,
   /// like every replaced value, after the lock. If `body` throws, nothing is written.
   ///
+  /// Traced as `write(_:file:line:)` is, at `file:line`.
+  ///
   /// - Returns: What `body` returns.
   /// - Complexity: `write(_:)`, plus `body` and a copy of the value.
-  package func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+  package func modify<Result>(
+    file: StaticString = #fileID, line: UInt = #line, _ body: (inout Value) throws -> Result
+  ) rethrows -> Result {
     let context = ThreadContext.current
+    let cause =
+      Tracing.isOn ? Tracing.write(of: self, at: TraceSite(file: file, line: line), context) : nil
     let root = home.lockRoot()
     var value = latest
     let result: Result
@@ -22,7 +28,10 @@ extension SourceNode {
       throw error
     }
     if _slowPath(context.batchDepth > 0) {
+      if let cause { Tracing.noteWrite(cause, of: self, seq: writeSeq &+ 1) }
       writeInBatch(value, lockedRoot: root, context)
+    } else if let cause {
+      Tracing.with(cause, context) { write(value, lockedRoot: root, context, cause: cause) }
     } else {
       write(value, lockedRoot: root, context)
     }

@@ -15,21 +15,25 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   @exclusivity(unchecked) package var owner: (any AnyObject & Sendable)?
 
   /// Creates a source in a domain of its own.
+  ///
+  /// - Parameter origin: What the source is and where it was made, for traces and messages.
   @inlinable
-  package init(_ value: Value) {
+  package init(_ value: Value, origin: NodeOrigin? = nil) {
     latest = value
     super.init(
       home: Domain(), value: value, isSource: true, steps: Self.steps(recompute: { _ in false }))
+    self.origin = origin
   }
 
   /// Creates a source of events in a domain of its own: it rests at `nil` and delivers each
   /// value passed to `emit(_:)` on its own.
   @inlinable
-  package init<Event>(events: Event.Type) where Value == Event? {
+  package init<Event>(events: Event.Type, origin: NodeOrigin? = nil) where Value == Event? {
     latest = nil
     super.init(
       home: Domain(), value: nil, isSource: true, carriesEvents: true,
       steps: Self.eventSteps(recompute: { _ in false }))
+    self.origin = origin
   }
 
   /// The newest value written, as `currentValue()` returns it for a source, for callers that
@@ -62,9 +66,16 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// While another delivery of this domain is under way (a sink writing back, or another
   /// thread delivering) the value is stored at once and queued for that delivery.
   ///
+  /// While a tracer records, the write is traced (see `Tracing`), with `file` and `line` as
+  /// the place it was made; otherwise they cost nothing.
+  ///
   /// - Complexity: O(affected sinks + affected derived nodes); no allocation once warmed up.
   @inlinable
-  package func write(_ value: Value) {
+  package func write(_ value: Value, file: StaticString = #fileID, line: UInt = #line) {
+    if _slowPath(Tracing.isOn) {
+      writeTraced(value, file: file, line: line)
+      return
+    }
     ThreadContext.withCurrent { context in
       if _slowPath(context.batchDepth > 0) {
         writeInBatch(value, context)
@@ -74,9 +85,31 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     }
   }
 
+  /// `write(_:file:line:)` while a tracer records: the write's cause is kept for its delivery
+  /// (or, delivered straight to the sinks, is the cause they run with).
+  @usableFromInline
+  final func writeTraced(_ value: Value, file: StaticString, line: UInt) {
+    let context = ThreadContext.current
+    let cause = Tracing.write(of: self, at: TraceSite(file: file, line: line), context)
+    if context.batchDepth > 0 {
+      let root = home.lockRoot()
+      Tracing.noteWrite(cause, of: self, seq: writeSeq &+ 1)
+      writeInBatch(value, lockedRoot: root, context)
+      return
+    }
+    Tracing.with(cause, context) {
+      withRootLocked { root in write(value, lockedRoot: root, context, cause: cause) }
+    }
+  }
+
   /// The body of `write(_:)`, entered with `root`'s lock held.
+  ///
+  /// - Parameter cause: For a traced write, its cause, which a delivery other than straight to
+  ///   the sinks takes back (see `Tracing.noteWrite`); `nil`, a constant, for an untraced one.
   @inlinable @inline(__always)
-  func write(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
+  func write(
+    _ value: Value, lockedRoot root: Domain, _ context: ThreadContext, cause: Cause? = nil
+  ) {
     root.writeCount &+= 1
     writeSeq &+= 1
     // Values replaced under the lock are released after it (see ValueNode): their deinit may
@@ -84,6 +117,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     var previousLatest = value
     swap(&latest, &previousLatest)
     guard root.drainers.isEmpty else {
+      if let cause { Tracing.noteWrite(cause, of: self, seq: writeSeq) }
       writeWhileDelivering(value, lockedRoot: root, context)
       withExtendedLifetime(previousLatest) {}
       return
@@ -97,6 +131,8 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       swap(&delivered, &previousDelivered)
       deliverDirectly(value, lockedRoot: root, context)
       withExtendedLifetime(previousDelivered) {}
+    } else if let cause {
+      writeThroughDerivedTraced(root, context, cause)
     } else {
       writeThroughDerived(root, context)
     }
@@ -131,6 +167,17 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     Engine.deliverWrite(of: self, context)
   }
 
+  /// `writeThroughDerived(_:_:)` for a traced write, whose `cause` the delivery takes back.
+  @usableFromInline
+  func writeThroughDerivedTraced(_ root: Domain, _ context: ThreadContext, _ cause: Cause) {
+    hasStaged = true
+    stagedSeq = writeSeq
+    Tracing.noteWrite(cause, of: self, seq: writeSeq)
+    root.unsettled += 1
+    root.lock.unlock()
+    Engine.deliverTracedWrite(of: self, context)
+  }
+
   /// `write(_:lockedRoot:_:)` while the role is taken: queue the value for the drainer, and
   /// wait for this thread's turn if the domain is busy with others' changes. Unlocks.
   @usableFromInline
@@ -149,10 +196,18 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// each is delivered on its own, in order, when the batch ends) and never kept once
   /// delivered.
   ///
+  /// Traced as `write(_:file:line:)` is.
+  ///
   /// - Complexity: O(affected sinks + affected derived nodes); no allocation once warmed up,
   ///   outside a batch.
   @inlinable
-  package func emit<Event>(_ event: Event) where Value == Event? {
+  package func emit<Event>(
+    _ event: Event, file: StaticString = #fileID, line: UInt = #line
+  ) where Value == Event? {
+    if _slowPath(Tracing.isOn) {
+      emitTraced(event, file: file, line: line)
+      return
+    }
     ThreadContext.withCurrent { context in
       if _slowPath(context.batchDepth > 0) {
         emitInBatch(event, context)
@@ -162,13 +217,30 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     }
   }
 
-  /// The body of `emit(_:)`, entered with `root`'s lock held.
-  @inlinable @inline(__always)
-  func emit<Event>(_ event: Event, lockedRoot root: Domain, _ context: ThreadContext)
+  /// `emit(_:file:line:)` while a tracer records, as `writeTraced` is for a write.
+  @usableFromInline
+  final func emitTraced<Event>(_ event: Event, file: StaticString, line: UInt)
   where Value == Event? {
+    let context = ThreadContext.current
+    let cause = Tracing.write(of: self, at: TraceSite(file: file, line: line), context)
+    if context.batchDepth > 0 {
+      emitInBatch(event, context, cause: cause)
+      return
+    }
+    Tracing.with(cause, context) {
+      withRootLocked { root in emit(event, lockedRoot: root, context, cause: cause) }
+    }
+  }
+
+  /// The body of `emit(_:)`, entered with `root`'s lock held; `cause` as for `write`.
+  @inlinable @inline(__always)
+  func emit<Event>(
+    _ event: Event, lockedRoot root: Domain, _ context: ThreadContext, cause: Cause? = nil
+  ) where Value == Event? {
     root.writeCount &+= 1
     writeSeq &+= 1
     guard root.drainers.isEmpty else {
+      if let cause { Tracing.noteWrite(cause, of: self, seq: writeSeq) }
       writeWhileDelivering(event, lockedRoot: root, context)
       return
     }
@@ -176,6 +248,9 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     if _fastPath(downstream.isEmpty) {
       // Straight to the sinks, without keeping the event anywhere.
       deliverDirectly(event, lockedRoot: root, context)
+    } else if let cause {
+      staged = event
+      writeThroughDerivedTraced(root, context, cause)
     } else {
       staged = event
       writeThroughDerived(root, context)
@@ -186,12 +261,14 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// `emit(_:)` inside a batch: the event waits in the thread's batch, in order with the
   /// batch's other events, and is queued for delivery when the batch ends.
   @usableFromInline
-  func emitInBatch<Event>(_ event: Event, _ context: ThreadContext) where Value == Event? {
+  func emitInBatch<Event>(_ event: Event, _ context: ThreadContext, cause: Cause? = nil)
+  where Value == Event? {
     let root = home.lockRoot()
     root.writeCount &+= 1
     root.unsettled += 1
     writeSeq &+= 1
     let seq = writeSeq
+    if let cause { Tracing.noteWrite(cause, of: self, seq: seq) }
     root.lock.unlock()
     context.batchEvents.append(
       (

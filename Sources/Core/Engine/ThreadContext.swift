@@ -82,6 +82,12 @@ package final class ThreadContext {
     return made
   }
 
+  /// While a tracer records (see `Tracing`): the cause of what this thread does now (the
+  /// change whose sinks run, the invalidation performed, the pass under way), and the number
+  /// of the open outermost batch once a traced write in it asked for one (0 otherwise).
+  @exclusivity(unchecked) package var traceCause: Cause?
+  @exclusivity(unchecked) package var traceBatch = 0
+
   /// The next scope identity this thread hands out, and the end of the block of identities it
   /// took from the process-wide count (see `currentScopeIdentity()`).
   @exclusivity(unchecked) @usableFromInline var nextScopeIdentity: UInt64 = 0
@@ -186,7 +192,7 @@ package final class ThreadContext {
   }
 
   /// `currentScopeIdentity()` if a scope is open on this thread, else 0.
-  @inlinable
+  @inlinable @inline(__always)
   package func openScopeIdentity() -> UInt64 {
     scopeDepth > 0 ? currentScopeIdentity() : 0
   }

@@ -218,6 +218,8 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     return !sinks.contains { $0.isIdentical(to: entry) }
   }
 
+  override final var liveSinkCount: Int { sinks.count - deadSinks }
+
   override final func takeCompletionHandlers(
     released: inout [Any]
   ) -> [@Sendable () -> Void] {

@@ -23,6 +23,9 @@ final class _MainActorDriver<Value>: @unchecked Sendable {
   private let lock = Lock()
   /// The newest value not yet delivered.
   private var pending: Value?
+  /// While a tracer records: the cause of `pending`, for the sink to run with on the main
+  /// actor.
+  private var pendingCause: Cause?
   /// Whether a main-actor task is scheduled to flush.
   private var isHopScheduled = false
   /// This driver, once the property completed and while a value is left to deliver.
@@ -41,8 +44,10 @@ final class _MainActorDriver<Value>: @unchecked Sendable {
 
   /// Takes a value from the engine, on whatever thread delivers it.
   func receive(_ value: Value) {
+    let cause = Tracing.isOn ? ThreadContext.current.traceCause : nil
     lock.lock()
     pending = value
+    pendingCause = cause
     lock.unlock()
     if _MainThread.isCurrent {
       MainActor.assumeIsolated { flush() }
@@ -82,21 +87,26 @@ final class _MainActorDriver<Value>: @unchecked Sendable {
     isFlushing = true
     defer { isFlushing = false }
     for _ in 0..<Self.callsPerFlush {
-      guard let value = take() else { return }
-      sink(value)
+      guard let (value, cause) = take() else { return }
+      if let cause {
+        Tracing.with(cause, ThreadContext.current) { sink(value) }
+      } else {
+        sink(value)
+      }
     }
     // A writer on another thread kept the sink busy: let the main actor breathe first.
     if hasPending { scheduleHop() }
   }
 
   /// Takes the value to deliver, letting go of `keepAlive` once nothing is left.
-  private func take() -> Value? {
+  private func take() -> (Value, Cause?)? {
     lock.lock()
     let value = pending.take()
+    let cause = pendingCause.take()
     let released = value == nil ? keepAlive.take() : nil
     lock.unlock()
     withExtendedLifetime(released) {}  // let go outside the lock
-    return value
+    return value.map { ($0, cause) }
   }
 
   private var hasPending: Bool {

@@ -14,6 +14,9 @@ final class _MainActorInbox<Value: Sendable>: @unchecked Sendable {
   // immutable and only called on the main actor.
   private let lock = Lock()
   private var pending: [Value] = []
+  /// While a tracer records: the causes of values in `pending`, by their index there, for the
+  /// handler to run with on the main actor.
+  private var causes: [Int: Cause] = [:]
   private var isDrainScheduled = false
   private let handle: @MainActor @Sendable (Value) -> Void
 
@@ -29,7 +32,9 @@ final class _MainActorInbox<Value: Sendable>: @unchecked Sendable {
       MainActor.assumeIsolated { receiveOnMainActor(value) }
       return
     }
+    let cause = Tracing.isOn ? ThreadContext.current.traceCause : nil
     lock.lock()
+    if let cause { causes[pending.count] = cause }
     pending.append(value)
     let mustSchedule = !isDrainScheduled
     isDrainScheduled = true
@@ -43,6 +48,9 @@ final class _MainActorInbox<Value: Sendable>: @unchecked Sendable {
   private func receiveOnMainActor(_ value: Value) {
     lock.lock()
     guard pending.isEmpty else {
+      if Tracing.isOn, let cause = ThreadContext.current.traceCause {
+        causes[pending.count] = cause
+      }
       pending.append(value)
       lock.unlock()
       drain()
@@ -59,11 +67,20 @@ final class _MainActorInbox<Value: Sendable>: @unchecked Sendable {
       while true {
         lock.lock()
         let values = pending
+        let causes = causes
         pending.removeAll()
+        self.causes.removeAll()
         if values.isEmpty { isDrainScheduled = false }
         lock.unlock()
         if values.isEmpty { return }
-        for value in values { handle(value) }
+        guard !causes.isEmpty else {
+          for value in values { handle(value) }
+          continue
+        }
+        let context = ThreadContext.current
+        for (index, value) in values.enumerated() {
+          Tracing.with(causes[index], context) { handle(value) }
+        }
       }
     }
   }

@@ -62,6 +62,10 @@ public enum TrackedPass: Sendable, Hashable, CaseIterable {
 @MainActor
 public final class InvalidationTracker {
   private var watchers: [ReadWatcher?] = [nil, nil, nil]
+  /// While a tracer records: the causes of the requests of each pass since it last ran, for
+  /// the pass's record; the newest `requestLimit` of them, should the pass not run for long.
+  private var requests: [[Cause]] = [[], [], []]
+  private static let requestLimit = 16
 
   /// Creates a tracker that follows nothing yet.
   public init() {}
@@ -77,28 +81,58 @@ public final class InvalidationTracker {
   public func track<Result>(
     _ pass: TrackedPass, of view: PlatformView, _ body: () -> Result
   ) -> Result {
-    track(pass, of: view, request: { view, pass in pass.request(on: view) }, body)
+    track(
+      pass, of: view, named: pass.platformName,
+      request: { view, pass in
+        // UIKit's and AppKit's requests are not this package's to trace: note this one here.
+        if Tracing.isOn { self.noteRequest(of: pass, on: view, call: pass.requestName) }
+        pass.request(on: view)
+      }, body)
   }
 
-  /// `track(_:of:_:)` for any main-actor object, with the request to make of it.
+  /// `track(_:of:_:)` for any main-actor object, with the name traces give the pass
+  /// (`layoutSubviews()`) and the request to make of it.
+  ///
+  /// While a tracer records, the pass is recorded with the requests made since it last ran,
+  /// and a change of what it read is recorded as an invalidation of the pass's kind.
   func track<Target: AnyObject & Sendable, Result>(
-    _ pass: TrackedPass, of target: Target,
+    _ pass: TrackedPass, of target: Target, named name: String,
     request: @escaping @MainActor (Target, TrackedPass) -> Void, _ body: () -> Result
   ) -> Result {
     let watcher: ReadWatcher
     if let existing = watchers[pass.index] {
       watcher = existing
     } else {
-      let request = MainActorRequest(target) { target in request(target, pass) }
-      watcher = ReadWatcher(onChange: request.send)
+      let request = MainActorRequest(target) { target in
+        guard Tracing.isOn else { return request(target, pass) }
+        let context = ThreadContext.current
+        let cause = Tracing.invalidation(
+          of: target, kind: pass.kindName, deduplicated: false, context)
+        Tracing.with(cause, context) { request(target, pass) }
+      }
+      watcher = ReadWatcher(name: "\(type(of: target)).\(name)", onChange: request.send)
       watchers[pass.index] = watcher
+    }
+    // Requests noted while a tracer recorded are this run's, traced or not.
+    var requests: [Cause] = []
+    if _slowPath(!self.requests[pass.index].isEmpty) {
+      swap(&requests, &self.requests[pass.index])
     }
     // One invalidation scope per pass: properties the pass sets request their invalidations
     // once, at its end, however many of them it sets.
     let context = ThreadContext.current
     context.beginScope()
     defer { context.endScope() }
-    return watcher.track(owner: target, body)
+    guard _slowPath(Tracing.isOn) else { return watcher.track(owner: target, body) }
+    let cause = Tracing.pass(of: target, name: name, requests: requests)
+    return Tracing.with(cause, context) { watcher.track(owner: target, body) }
+  }
+
+  /// Notes, while a tracer records, that `pass` of `target` was requested (by `call`, when
+  /// nothing traced made the request), for the pass's record.
+  func noteRequest(of pass: TrackedPass, on target: AnyObject, call: String) {
+    if requests[pass.index].count >= Self.requestLimit { requests[pass.index].removeFirst() }
+    requests[pass.index].append(Tracing.passRequest(of: target, call: call, .current))
   }
 
   /// How many properties the last run of `pass` read and follows.
@@ -118,6 +152,53 @@ extension TrackedPass {
     case .layout: 1
     case .display: 2
     }
+  }
+
+  /// What traces call an invalidation that asks for this pass: the name of the invalidator
+  /// that asks for it (`layout`, `display`).
+  var kindName: String {
+    switch self {
+    case .updateProperties: "updateProperties"
+    case .layout: "layout"
+    case .display: "display"
+    }
+  }
+
+  /// The request a pass answers, as its caller wrote it.
+  var requestName: String {
+    switch self {
+    case .updateProperties: "setNeedsUpdateProperties()"
+    case .layout: "setNeedsLayout()"
+    case .display: "setNeedsDisplay()"
+    }
+  }
+
+  /// What traces call the pass on `HeadlessView`.
+  var headlessName: String {
+    switch self {
+    case .updateProperties: "updateProperties()"
+    case .layout: "layoutSubviews()"
+    case .display: "render()"
+    }
+  }
+
+  /// What traces call the pass on this platform's views.
+  var platformName: String {
+    #if canImport(UIKit)
+      switch self {
+      case .updateProperties: "updateProperties()"
+      case .layout: "layoutSubviews()"
+      case .display: "draw(_:)"
+      }
+    #elseif canImport(AppKit)
+      switch self {
+      case .updateProperties: "updateProperties()"
+      case .layout: "layout()"
+      case .display: "draw(_:)"
+      }
+    #else
+      headlessName
+    #endif
   }
 
   /// Requests this pass on `view`.
@@ -146,11 +227,18 @@ extension TrackedPass {
 }
 
 extension HeadlessView {
+  /// The view's tracker, made on first use.
+  var tracker: InvalidationTracker {
+    if let invalidationTracker { return invalidationTracker }
+    let made = InvalidationTracker()
+    invalidationTracker = made
+    return made
+  }
+
   /// Runs `body`, one of the view's own passes, through its tracker.
   func runTracked<Result>(_ pass: TrackedPass, _ body: () -> Result) -> Result {
-    let tracker = invalidationTracker ?? InvalidationTracker()
-    invalidationTracker = tracker
-    return tracker.track(pass, of: self, request: { $0.requestPass($1) }, body)
+    tracker.track(
+      pass, of: self, named: pass.headlessName, request: { $0.requestPass($1) }, body)
   }
 
   /// Requests `pass` again: what it read changed.
@@ -178,6 +266,9 @@ package final class MainActorRequest<Target: AnyObject & Sendable>: @unchecked S
   // Safe: `isScheduled` is only touched while `lock` is held; the rest is immutable.
   private let lock = Lock()
   private var isScheduled = false
+  /// While a tracer records: the causes of the requests sent from other threads since the
+  /// scheduled task was scheduled, for the task to run with.
+  private var causes: [Cause] = []
   private weak var target: Target?
   private let perform: @MainActor (Target) -> Void
 
@@ -193,9 +284,11 @@ package final class MainActorRequest<Target: AnyObject & Sendable>: @unchecked S
       MainActor.assumeIsolated { runOnMainActor() }
       return
     }
+    let cause = Tracing.isOn ? ThreadContext.current.traceCause : nil
     lock.lock()
     let mustSchedule = !isScheduled
     isScheduled = true
+    if let cause { causes.append(cause) }
     lock.unlock()
     if mustSchedule { Task { @MainActor in self.runOnMainActor() } }
   }
@@ -204,7 +297,12 @@ package final class MainActorRequest<Target: AnyObject & Sendable>: @unchecked S
   private func runOnMainActor() {
     lock.lock()
     isScheduled = false
+    let causes = causes
+    self.causes = []
     lock.unlock()
-    if let target { perform(target) }
+    guard let target else { return }
+    guard !causes.isEmpty else { return perform(target) }
+    let cause = causes.count == 1 ? causes[0] : Cause(.group, parents: causes)
+    Tracing.with(cause, ThreadContext.current) { perform(target) }
   }
 }

@@ -49,7 +49,11 @@ open class HeadlessView: Invalidatable {
   /// Moving the view without resizing it invalidates nothing.
   open var frame: ViewRect {
     didSet {
-      if frame.size != oldValue.size { boundsSizeDidChange() }
+      guard frame.size != oldValue.size else { return }
+      guard _slowPath(Tracing.isOn) else { return boundsSizeDidChange() }
+      let context = ThreadContext.current
+      let cause = Tracing.set(of: self, property: "frame", declaredAt: nil, context)
+      Tracing.with(cause, context) { boundsSizeDidChange() }
     }
   }
 
@@ -194,6 +198,9 @@ open class HeadlessView: Invalidatable {
   open func setNeedsUpdateProperties() {
     needsUpdateProperties = true
     propagateFlushRequest()
+    if _slowPath(Tracing.isOn) {
+      tracker.noteRequest(of: .updateProperties, on: self, call: "setNeedsUpdateProperties()")
+    }
   }
 
   /// Runs the pending properties passes of the view and its subtree now, parents before
@@ -219,6 +226,9 @@ open class HeadlessView: Invalidatable {
   open func setNeedsLayout() {
     needsLayout = true
     propagateFlushRequest()
+    if _slowPath(Tracing.isOn) {
+      tracker.noteRequest(of: .layout, on: self, call: "setNeedsLayout()")
+    }
   }
 
   /// Runs the pending properties, constraints and layout passes of the view and its subtree
@@ -248,6 +258,9 @@ open class HeadlessView: Invalidatable {
   open func setNeedsDisplay() {
     needsDisplay = true
     propagateFlushRequest()
+    if _slowPath(Tracing.isOn) {
+      tracker.noteRequest(of: .display, on: self, call: "setNeedsDisplay()")
+    }
   }
 
   /// Marks a region of the view as needing display.

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+/// Runs the examples the articles quote, and checks that they print what the articles say.
+@Suite struct ArticleTests {
+  /// "Debugging invalidations" quotes the README's example, traced, in its first `text` block.
+  @Test func debuggingInvalidationsQuotesTheExamplesOutput() throws {
+    let printed = try run(executable: "DebuggingExample")
+    let quoted = try firstTextBlock(ofArticle: "DebuggingInvalidations.md")
+    #expect(printed == quoted)
+  }
+}
+
+/// The package's root directory, found from this file's path.
+private let packageRoot = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// Runs an executable built next to the test runner and returns what it printed.
+private func run(executable name: String) throws -> String {
+  let runner = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+  let binaries = runner.resolvingSymlinksInPath().deletingLastPathComponent()
+  let process = Process()
+  process.executableURL = binaries.appendingPathComponent(name)
+  let pipe = Pipe()
+  process.standardOutput = pipe
+  try process.run()
+  let data = pipe.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  #expect(process.terminationStatus == 0, "\(name) exited with \(process.terminationStatus)")
+  return String(decoding: data, as: UTF8.self)
+}
+
+/// The text of the first ```text block of an article in the DocC catalog.
+private func firstTextBlock(ofArticle file: String) throws -> String {
+  let url = packageRoot.appendingPathComponent("Docs/Invalidating.docc/Articles/\(file)")
+  let lines = try String(contentsOf: url, encoding: .utf8).split(
+    separator: "\n", omittingEmptySubsequences: false)
+  guard let opening = lines.firstIndex(of: "```text"),
+    let closing = lines[(opening + 1)...].firstIndex(of: "```")
+  else { return "" }
+  return lines[(opening + 1)..<closing].map { $0 + "\n" }.joined()
+}
