@@ -7,16 +7,21 @@ extension Signal {
   /// let numbers: Signal<Int> = typed.compactMap { Int($0) }
   /// ```
   ///
-  /// - Parameter transform: Called once per event, on the delivering thread; an event it maps
-  ///   to `nil` is dropped.
+  /// - Parameters:
+  ///   - file: The file that calls the operator, for traces; leave the default.
+  ///   - line: The line that calls the operator, for traces; leave the default.
+  ///   - transform: Called once per event, on the delivering thread; an event it maps to
+  ///     `nil` is dropped.
   /// - Returns: The transformed signal.
   /// - Complexity: O(1) per event, plus `transform`.
   @inlinable
   public func compactMap<Transformed>(
+    file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping @Sendable (Element) -> Transformed?
   ) -> Signal<Transformed> {
     let input = Unmanaged.passUnretained(node)
-    return ._derived(from: [node], kind: "compactMap", prefix: prefix.compactMap(transform)) {
+    let origin = NodeOrigin.made("compactMap", file: file, line: line)
+    return ._derived(from: [node], origin: origin, prefix: prefix.compactMap(transform)) {
       ValueNode.read(input, .delivery).flatMap(transform)
     }
   }

@@ -7,13 +7,22 @@ extension Signal {
   /// let longPresses = presses.filter { $0.duration > 0.5 }
   /// ```
   ///
-  /// - Parameter isIncluded: Called once per event, on the delivering thread.
+  /// - Parameters:
+  ///   - file: The file that calls the operator, for traces; leave the default.
+  ///   - line: The line that calls the operator, for traces; leave the default.
+  ///   - isIncluded: Called once per event, on the delivering thread.
   /// - Returns: The filtered signal.
   /// - Complexity: O(1) per event, plus `isIncluded`.
   @inlinable
-  public func filter(_ isIncluded: @escaping @Sendable (Element) -> Bool) -> Signal<Element> {
+  public func filter(
+    file: StaticString = #fileID, line: UInt = #line,
+    _ isIncluded: @escaping @Sendable (Element) -> Bool
+  ) -> Signal<Element> {
     let input = Unmanaged.passUnretained(node)
-    return ._derived(from: [node], kind: "filter", prefix: prefix.filter(isIncluded)) {
+    return ._derived(
+      from: [node], origin: .made("filter", file: file, line: line),
+      prefix: prefix.filter(isIncluded)
+    ) {
       guard let event = ValueNode.read(input, .delivery), isIncluded(event) else { return nil }
       return event
     }

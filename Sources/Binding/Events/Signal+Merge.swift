@@ -24,7 +24,9 @@ extension Signal {
   /// - Returns: The merged signal.
   public static func merge(_ signals: [Signal<Element>]) -> Signal<Element> {
     let inputs = signals.map { Unmanaged.passUnretained($0.node) }
-    return _derived(from: signals.map(\.node), kind: "merge", prefix: signals.flatMap(\.prefix)) {
+    return _derived(
+      from: signals.map(\.node), origin: .kind("merge"), prefix: signals.flatMap(\.prefix)
+    ) {
       for input in inputs {
         if let event = ValueNode.read(input, .delivery) { return event }
       }

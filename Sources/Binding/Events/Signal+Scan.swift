@@ -13,12 +13,15 @@ extension Signal {
   ///
   /// - Parameters:
   ///   - initial: The value before any event (with ``startWith(_:)`` events already applied).
+  ///   - file: The file that calls the operator, for traces; leave the default.
+  ///   - line: The line that calls the operator, for traces; leave the default.
   ///   - update: Called once per event, on the delivering thread, with the value to update.
   /// - Returns: The accumulated property.
   /// - Complexity: O(1) per event, plus `update`.
   @inlinable
   public func scan<State>(
-    into initial: State, _ update: @escaping @Sendable (inout State, Element) -> Void
+    into initial: State, file: StaticString = #fileID, line: UInt = #line,
+    _ update: @escaping @Sendable (inout State, Element) -> Void
   ) -> Property<State> {
     var start = initial
     for event in prefix { update(&start, event) }
@@ -26,7 +29,8 @@ extension Signal {
     // synchronously on this thread before `DerivedNode.init` returns.
     nonisolated(unsafe) let first = start
     let input = Unmanaged.passUnretained(node)
-    let node = DerivedNode<State>(inputs: [node], origin: .kind("scan")) { mode, previous in
+    let origin = NodeOrigin.made("scan", file: file, line: line)
+    let node = DerivedNode<State>(inputs: [node], origin: origin) { mode, previous in
       guard let previous else { return first }
       guard mode == .delivery, let event = ValueNode.read(input, .delivery) else { return nil }
       var next = previous

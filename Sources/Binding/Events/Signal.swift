@@ -160,15 +160,15 @@ extension Signal {
   /// with `read(.delivery)` (an event input reads `nil` unless it fired in this delivery);
   /// it returns the event to deliver, or `nil` for none.
   ///
-  /// `kind` names the operator, for traces (see `NodeOrigin`).
+  /// `origin` names the operator and where it was called, for traces (see `NodeOrigin`).
   @inlinable
   static func _derived(
-    from inputs: [AnyNode], kind: StaticString, prefix: [Element] = [],
+    from inputs: [AnyNode], origin: NodeOrigin, prefix: [Element] = [],
     event: @escaping @Sendable () -> Element?
   ) -> Signal<Element> {
     // An event node reads `nil` outside a delivery (at creation too); in one, the event or
     // nothing (`nil`: no event to deliver).
-    let node = DerivedNode<Element?>(eventInputs: inputs, origin: .kind(kind)) { mode, _ in
+    let node = DerivedNode<Element?>(eventInputs: inputs, origin: origin) { mode, _ in
       guard mode == .delivery else { return .some(nil) }
       return event().map { .some($0) }
     }
