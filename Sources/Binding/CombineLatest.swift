@@ -61,7 +61,7 @@ extension Property where Value == Never {
     }
   }
 
-  /// ``combineLatest(_:file:line:)`` of two properties.
+  /// ``combineLatest(_:file:line:)->Property<(Input)>`` of two properties.
   ///
   /// The same operator, spelled out for the most common arities: inside a parameter pack the
   /// optimizer cannot specialize each input's read, so a fixed arity saves a generic call per
@@ -89,7 +89,7 @@ extension Property where Value == Never {
       })
   }
 
-  /// ``combineLatest(_:file:line:)`` of three properties, spelled out for speed like
+  /// ``combineLatest(_:file:line:)->Property<(Input)>`` of three properties, spelled out for speed like
   /// ``combineLatest(_:_:file:line:)``.
   ///
   /// - Parameters:

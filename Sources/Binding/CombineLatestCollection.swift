@@ -9,7 +9,7 @@ extension Property where Value == Never {
   /// let total = Property.combineLatest(prices).map { $0.reduce(0, +) }
   /// ```
   ///
-  /// The collection form of ``combineLatest(_:)->Property<(Input)>``, for inputs of one type
+  /// The collection form of ``combineLatest(_:file:line:)->Property<(Input)>``, for inputs of one type
   /// whose number is known only at run time. It is glitch-free in the same way: the engine
   /// recomputes the array once per delivered change, after every input has taken its new
   /// value. When several inputs change together (in one `batch`, or because they are derived
