@@ -11,25 +11,6 @@ import Testing
   }
 }
 
-/// The package's root directory, found from this file's path.
-private let packageRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// Runs an executable built next to the test runner and returns what it printed.
-private func run(executable name: String) throws -> String {
-  let runner = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-  let binaries = runner.resolvingSymlinksInPath().deletingLastPathComponent()
-  let process = Process()
-  process.executableURL = binaries.appendingPathComponent(name)
-  let pipe = Pipe()
-  process.standardOutput = pipe
-  try process.run()
-  let data = pipe.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  #expect(process.terminationStatus == 0, "\(name) exited with \(process.terminationStatus)")
-  return String(decoding: data, as: UTF8.self)
-}
-
 /// The text of the first ```text block of an article in the DocC catalog.
 private func firstTextBlock(ofArticle file: String) throws -> String {
   let url = packageRoot.appendingPathComponent("Docs/Invalidating.docc/Articles/\(file)")

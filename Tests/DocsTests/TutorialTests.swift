@@ -23,25 +23,6 @@ import Testing
   }
 }
 
-/// The package's root directory, found from this file's path.
-private let packageRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// Runs a tutorial step's executable, built next to the test runner, and returns what it printed.
-private func run(executable name: String) throws -> String {
-  let runner = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-  let binaries = runner.resolvingSymlinksInPath().deletingLastPathComponent()
-  let process = Process()
-  process.executableURL = binaries.appendingPathComponent(name)
-  let pipe = Pipe()
-  process.standardOutput = pipe
-  try process.run()
-  let data = pipe.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  #expect(process.terminationStatus == 0, "\(name) exited with \(process.terminationStatus)")
-  return String(decoding: data, as: UTF8.self)
-}
-
 /// The text of the last fenced code block of a tutorial in the DocC catalog, without the
 /// indentation it has inside its directive.
 private func lastCodeBlock(ofTutorial file: String) throws -> String {
