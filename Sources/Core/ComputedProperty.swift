@@ -101,24 +101,44 @@ final class ComputedLink<Value>: @unchecked Sendable {
   ) -> DerivedNode<Value> {
     let link = ComputedLink(body, isDuplicate: isDuplicate)
     var initial: Value?
-    let start = ThreadContext.current.trackFirstRun { initial = link.run() }
+    var readsObservable = false
+    let start = ThreadContext.current.trackFirstRun {
+      readsObservable = link.observation.track { initial = link.body() }
+    }
     let node = DerivedNode<Value>(
       computedFrom: start.inputs, home: start.home, initial: initial.unsafelyUnwrapped,
       stamp: start.stamp
     ) { mode, previous in link.compute(mode, previous) }
     node.origin = .made("computed", file: file, line: line)
     link.node = node
+    node.observableReads = readsObservable ? .seen : .noneSeen
     node.attachComputed()
     Engine.releaseInOrder(start.held, after: node)
     return node
   }
 
   /// Runs the computation inside a tracked run, following the `@Observable` objects it reads
-  /// through `observation`'s source.
+  /// through `observation`'s source; in `.delivery` mode inside a segment of a delivery that
+  /// tracks them for many runs at once (see `Engine.recomputeSegment`), a computation not seen
+  /// reading any runs untracked and is listed for the segment.
   @inlinable
-  func run() -> Value {
+  func run(_ mode: _ReadMode, _ context: ThreadContext) -> Value {
+    let node = node.unsafelyUnwrapped
+    if context.isInObservationSegment {
+      // On demand (in a pull), every computation runs in the segment: the mark is the
+      // role's, and a pulled value that read `@Observable` objects is only not cached.
+      if mode == .latest {
+        context.segmentRuns.append((Unmanaged.passUnretained(node), false))
+        return body()
+      }
+      if node.observableReads == .noneSeen {
+        context.segmentRuns.append((Unmanaged.passUnretained(node), true))
+        return body()
+      }
+    }
     var value: Value?
-    observation.track { value = body() }
+    // Only a delivery holds the role that guards the mark.
+    if observation.track({ value = body() }), mode == .delivery { node.observableReads = .seen }
     return value.unsafelyUnwrapped
   }
 
@@ -127,11 +147,28 @@ final class ComputedLink<Value>: @unchecked Sendable {
   /// a value equal to `previous` when the value is `Equatable`.
   @inlinable
   func compute(_ mode: _ReadMode, _ previous: Value?) -> Value? {
-    var value: Value?
-    ThreadContext.withCurrent { context in
-      context.trackComputation(of: node.unsafelyUnwrapped, mode) { value = run() }
+    let computed = ThreadContext.withCurrent { context -> Value in
+      Unmanaged<AnyNode>.passUnretained(node.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+        node in
+        guard mode == .delivery else {
+          var value: Value?
+          context.trackComputation(of: node) { value = run(mode, context) }
+          return value.unsafelyUnwrapped
+        }
+        // A delivery: the node's inputs are the expected reads, kept alive and unchanged by
+        // the node until the run's end. The common case (the same reads) ends here.
+        let tracker = context.beginRun(
+          mode: .delivery, elements: node.inputsElements, count: node.inputs.count,
+          deliveredNode: node)
+        let value = run(mode, context)
+        if context.endRun(tracker) {
+          context.finishRun(tracker)
+        } else {
+          context.relinkDelivered(node, tracker)
+        }
+        return value
+      }
     }
-    let computed = value.unsafelyUnwrapped
     if let previous, let isDuplicate, isDuplicate(previous, computed) { return nil }
     return computed
   }
@@ -161,14 +198,23 @@ extension ThreadContext {
     return (inputs, home.unsafelyUnwrapped, stamp, held)
   }
 
-  /// Runs `body`, a computation of `node`, as a tracked run; in `.delivery` mode, relinks the
-  /// node to what it read when that changed (a read on demand does not relink: the delivery of
-  /// the write it saw will).
+  /// Ends the delivered run of `node` that `tracker` tracked, which read other nodes than the
+  /// previous run: relinks the node to what it read, then returns the tracker to the pool.
   @usableFromInline
-  func trackComputation(of node: AnyNode, _ mode: _ReadMode, _ body: () -> Void) {
-    // In `.delivery` mode reads give delivered values and compute nothing, so no computation
-    // can enter itself; a loop in the edges is found when they are relinked.
-    if mode == .latest, isTracking(ObjectIdentifier(node)) {
+  func relinkDelivered(_ node: AnyNode, _ tracker: ReadTracker) {
+    let switchedNow = Engine.switchInputs(
+      of: node, to: Array(tracker.recorded), releasingAfterwards: tracker.takeHeld())
+    // A new input of another domain, written between its read and the relink: compute
+    // again, now that its writes come through this domain.
+    if switchedNow, tracker.newDependencyChangedSinceRead() { Engine.recomputeLater(node) }
+    finishRun(tracker)
+  }
+
+  /// Runs `body`, a computation of `node` on demand, as a tracked run. A read on demand does
+  /// not relink: the delivery of the write it saw will.
+  @usableFromInline
+  func trackComputation(of node: AnyNode, _ body: () -> Void) {
+    if isTracking(ObjectIdentifier(node)) {
       Engine.misuse(
         """
         \(node.describedForMisuse) depends on itself: its computation read its own value, \
@@ -176,22 +222,14 @@ extension ThreadContext {
         or read the other property with `untracked { }` if it must not follow it.
         """)
     }
-    let expected = mode == .delivery ? node.inputs : node.lockedInputs()
     withTracker(
-      mode: mode, expected: expected, deliveredNode: node, computing: ObjectIdentifier(node), body
+      mode: .latest, expected: node.lockedInputs(), deliveredNode: node,
+      computing: ObjectIdentifier(node), body
     ) { tracker in
-      guard tracker.dependenciesChanged else { return }
-      guard mode == .delivery else {
-        // On demand: not relinked (the delivery of the write it saw will relink), so a write
-        // to a new input would not make the cached value stale.
-        if !tracker.versions.isEmpty { pulledValueIsCacheable = false }
-        return
+      // Not relinked, so a write to a new input would not make the cached value stale.
+      if tracker.dependenciesChanged, !tracker.versions.isEmpty {
+        pulledValueIsCacheable = false
       }
-      let switchedNow = Engine.switchInputs(
-        of: node, to: Array(tracker.recorded), releasingAfterwards: tracker.takeHeld())
-      // A new input of another domain, written between its read and the relink: compute
-      // again, now that its writes come through this domain.
-      if switchedNow, tracker.newDependencyChangedSinceRead() { Engine.recomputeLater(node) }
     }
   }
 }

@@ -47,6 +47,43 @@ struct ObservationInteropTests {
     token.cancel()
   }
 
+  @Test func aComputationThatStartsReadingAnObservableInADeliveryFollowsItFromThen() {
+    // Not seen reading `@Observable` objects when made, so deliveries run it without
+    // Observation's tracking of its own: the delivery that sends it down the other branch must
+    // still notice the read.
+    let cart = Cart()
+    let usesCart = BehaviorRelay(false)
+    let total = Property { usesCart.value ? cart.quantity * cart.unitPrice : 0 }
+    let doubled = Property { total.value * 2 }
+    let seen = Recorder<Int>()
+    let token = doubled.subscribe(seen.sink)
+    usesCart.accept(true)
+    // One delivery for the switch: heard once, however many times it ran.
+    #expect(seen.values == [0, 20])
+    batch { cart.quantity = 3 }
+    #expect(seen.values == [0, 20, 60])
+    usesCart.accept(false)
+    #expect(seen.values == [0, 20, 60, 0])
+    token.cancel()
+  }
+
+  @Test func aValueReadInABatchIsNotCachedPastAWriteToAnObservableItRead() {
+    let cart = Cart()
+    let head = BehaviorRelay(1)
+    let total = Property { head.value * cart.quantity }
+    let seen = Recorder<Int>()
+    let token = total.subscribe(seen.sink)
+    batch {
+      head.accept(2)
+      // Computed on demand, from the batch's newest values.
+      #expect(total.value == 2)
+      cart.quantity = 5
+      #expect(total.value == 10)
+    }
+    #expect(seen.values == [1, 10])
+    token.cancel()
+  }
+
   @Test func aViewPassThatReadsAnObservableIsRequestedWhenItChanges() {
     final class CartView: HeadlessView {
       let cart: Cart

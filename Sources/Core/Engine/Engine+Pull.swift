@@ -8,17 +8,23 @@ extension Engine {
   @usableFromInline
   static func pullInOrder(_ target: AnyNode) {
     ThreadContext.withCurrent { context in
-      let stamp = target.withRootLocked { root -> UInt64 in
-        let stamp = root.writeCount
+      // Marks the nodes this pull visited (`AnyNode.pullMark`): unique across threads, so
+      // no set to allocate and hash, and no mark to clear.
+      let pull = context.takeUniqueIdentity()
+      let (stamp, targetInputs) = target.withRootLocked { root in
+        target.pullMark = pull
+        let stampAndInputs = (root.writeCount, target.inputs)
         root.lock.unlock()
-        return stamp
+        return stampAndInputs
       }
-      // Post-order over the stale part of the graph: each node after its inputs.
-      var order: [AnyNode] = []
-      var visited: Set<ObjectIdentifier> = [ObjectIdentifier(target)]
-      var stack: [(node: AnyNode, inputs: ContiguousArray<AnyNode>, next: Int)] = [
-        (target, target.lockedInputs(), 0)
-      ]
+      // Post-order over the stale part of the graph: each node after its inputs. The lists
+      // are the thread's, reused; a pull nested in this one (a computation reading another
+      // domain) finds them taken and makes its own.
+      var order = context.pullOrder
+      var stack = context.pullStack
+      context.pullOrder = []
+      context.pullStack = []
+      stack.append((target, targetInputs, 0))
       while !stack.isEmpty {
         let top = stack.count - 1
         let index = stack[top].next
@@ -28,19 +34,55 @@ extension Engine {
         }
         stack[top].next = index + 1
         let input = stack[top].inputs[index]
-        guard !input.isSource, visited.insert(ObjectIdentifier(input)).inserted else { continue }
-        let current = input.withRootLocked { root -> Bool in
-          let current = input.isPullCurrent(root)
-          root.lock.unlock()
-          return current
+        guard !input.isSource else { continue }
+        let staleInputs = input.withRootLocked { root -> ContiguousArray<AnyNode>? in
+          defer { root.lock.unlock() }
+          guard input.pullMark != pull else { return nil }
+          input.pullMark = pull
+          return input.isPullCurrent(root) ? nil : input.inputs
         }
-        if !current { stack.append((input, input.lockedInputs(), 0)) }
+        if let staleInputs { stack.append((input, staleInputs, 0)) }
       }
       let outerStamp = context.pullStamp
       context.pullStamp = stamp
-      for node in order { node.pullOne(at: stamp, context) }
+      if ObservableReads.isAvailable, !context.isInObservationSegment {
+        pullInSegment(order, at: stamp, context)
+      } else {
+        for node in order { node.pullOne(at: stamp, context) }
+      }
       context.pullStamp = outerStamp
+      order.removeAll(keepingCapacity: true)
+      context.pullOrder = order
+      context.pullStack = stack
     }
+  }
+
+  /// Pulls `order` under one Observation tracking (see `recomputeSegment`): if a computation
+  /// read an `@Observable` object, the values computed in the segment are not cached (a
+  /// change of the object would not move the stamp they are cached for).
+  @inline(never)
+  static func pullInSegment(_ order: [AnyNode], at stamp: UInt64, _ context: ThreadContext) {
+    var didRead = false
+    let first = context.segmentRuns.count
+    context.isInObservationSegment = true
+    ObservableReads.track(
+      { for node in order { node.pullOne(at: stamp, context) } },
+      didRead: {
+        didRead = true
+        return {}
+      })
+    context.isInObservationSegment = false
+    if didRead {
+      for index in first..<context.segmentRuns.count {
+        context.segmentRuns[index].node._withUnsafeGuaranteedRef { node in
+          node.withRootLocked { root in
+            node.hasPulledValue = false
+            root.lock.unlock()
+          }
+        }
+      }
+    }
+    context.segmentRuns.removeSubrange(first...)
   }
 
   /// Lets the inputs of `node`, a node being freed, go from a loop rather than from inside

@@ -29,6 +29,18 @@ package class AnyNode: @unchecked Sendable {
   @exclusivity(unchecked) final var downstreamElements: UnsafeRawPointer?
   /// Nodes this one is computed from. Role; written under the lock.
   @exclusivity(unchecked) @usableFromInline package final var inputs: ContiguousArray<AnyNode> = []
+  {
+    didSet {
+      inputsElements = inputs.withUnsafeBufferPointer {
+        UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: Unmanaged<AnyNode>.self)
+      }
+    }
+  }
+  /// Where `inputs` keeps its elements, as `downstreamElements` is for `downstream`: what a
+  /// computed property's delivered run compares its reads with, with no reference counting.
+  /// Role.
+  @exclusivity(unchecked) @usableFromInline final var inputsElements:
+    UnsafePointer<Unmanaged<AnyNode>>?
   /// Whether `downstream` of every input lists this node. Role; written under the lock.
   @exclusivity(unchecked) @usableFromInline final var isAttached = true
   /// Whether this node will never change again. Role; written under the lock.
@@ -62,6 +74,13 @@ package class AnyNode: @unchecked Sendable {
   /// Whether a derived node's `pulled` cache holds a value, computed at `pulledStamp`. Lock.
   @exclusivity(unchecked) @usableFromInline final var hasPulledValue = false
   @exclusivity(unchecked) @usableFromInline final var pulledStamp: UInt64 = 0
+  /// The identity of the last pull that visited the node (see `Engine.pullInOrder`). Lock.
+  @exclusivity(unchecked) final var pullMark: UInt64 = 0
+
+  /// For a computed property's node, whether its computation was seen reading `@Observable`
+  /// objects (see `Engine.recomputeSegment`). Role; set before the node is shared.
+  @exclusivity(unchecked) @usableFromInline final var observableReads =
+    ObservableReadsState.notComputed
 
   /// What the node is, where it was made and what it is called, for messages and traces (see
   /// ``NodeOrigin``): set when the node is made, before it is shared; ``setName(_:)`` replaces

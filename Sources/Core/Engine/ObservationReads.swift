@@ -31,6 +31,86 @@ enum ObservableReads {
   }
 }
 
+/// What a node knows of its computation's reads of `@Observable` objects (see
+/// `Engine.recomputeSegment`).
+@usableFromInline
+enum ObservableReadsState: UInt8 {
+  /// Not a computed property's node.
+  case notComputed
+  /// A computed property's node whose computation has not been seen reading any: a delivery
+  /// runs it without Observation's tracking, inside a segment that tracks many runs at once.
+  case noneSeen
+  /// A computed property's node whose computation read some: every run is tracked on its own,
+  /// to know exactly what it read.
+  case seen
+}
+
+extension ObservableReads {
+  /// Whether Observation's tracking exists on this system: without it, there is nothing to
+  /// follow and no segment to open.
+  static let isAvailable: Bool = {
+    #if canImport(Observation)
+      if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) { return true }
+    #endif
+    return false
+  }()
+}
+
+extension Engine {
+  /// Recomputes `first`, a computed property's node not seen reading `@Observable` objects,
+  /// and the queued nodes after it, under one Observation tracking instead of one per
+  /// computation: tracking a run costs more than a small computation, so a delivery through
+  /// a chain of computed properties would otherwise pay it at every link. Role.
+  ///
+  /// The segment ends before a node seen reading `@Observable` objects (it runs on its own,
+  /// tracked on its own, after the segment). If anything in the segment read one, the segment
+  /// cannot tell which computation did: every computed property that ran in it is marked as
+  /// seen reading and queued again, to run now, tracked on its own, in this same event, so
+  /// its subscribers still hear of the event once. That happens once per node at most.
+  @inline(never)
+  static func recomputeSegment(
+    startingWith first: Unmanaged<AnyNode>, _ session: DrainSession, _ context: ThreadContext
+  ) {
+    var outside: Unmanaged<AnyNode>?
+    var didRead = false
+    context.isInObservationSegment = true
+    ObservableReads.track(
+      {
+        recomputeStep(first, session)
+        while let next = session.popMin() {
+          if next._withUnsafeGuaranteedRef({ $0.observableReads == .seen }) {
+            outside = next
+            break
+          }
+          recomputeStep(next, session)
+        }
+      },
+      didRead: {
+        didRead = true
+        return {}
+      })
+    context.isInObservationSegment = false
+    if didRead {
+      for run in context.segmentRuns {
+        run.node._withUnsafeGuaranteedRef { node in
+          if run.isDelivery {
+            node.observableReads = .seen
+            session.push(node)
+          } else {
+            // Pulled on demand from another domain: not cached (see `pullInSegment`).
+            node.withRootLocked { root in
+              node.hasPulledValue = false
+              root.lock.unlock()
+            }
+          }
+        }
+      }
+    }
+    context.segmentRuns.removeAll(keepingCapacity: true)
+    if let outside { recomputeStep(outside, session) }
+  }
+}
+
 /// The source a computed property depends on while its computation reads `@Observable`
 /// objects: each change Observation reports is a write to it (see `ObservableReads`).
 @usableFromInline
@@ -47,14 +127,18 @@ final class ObservationTrigger: @unchecked Sendable {
   @usableFromInline init() {}
 
   /// Runs `body`, a computation, following the `@Observable` objects it reads: the trigger's
-  /// source becomes a dependency of the tracked run, and their changes write it.
+  /// source becomes a dependency of the tracked run, and their changes write it. Returns
+  /// whether `body` read any.
   @usableFromInline
-  func track(_ body: () -> Void) {
+  func track(_ body: () -> Void) -> Bool {
+    var didRead = false
     ObservableReads.track(body) {
+      didRead = true
       ThreadContext.current.activeTracker?.record(node)
       let registration = register()
       return { [self] in fire(registration) }
     }
+    return didRead
   }
 
   /// The trigger's source, made on first use.

@@ -58,14 +58,13 @@ extension Engine {
     let outerSession = context.activeSession
     context.activeSession = session
     while let next = session.popMin() {
-      next._withUnsafeGuaranteedRef { node in
-        guard node.steps.recompute(node) else { return }
-        if !node.isChanged {
-          node.isChanged = true
-          session.appendChanged(next)
-        }
-        session.pushDownstream(of: node)
+      if next._withUnsafeGuaranteedRef({ $0.observableReads == .noneSeen }),
+        ObservableReads.isAvailable
+      {
+        recomputeSegment(startingWith: next, session, context)
+        continue
       }
+      recomputeStep(next, session)
     }
     context.activeSession = outerSession
     // An event of derived nodes only (`deliverRecomputation`) may change nothing.
@@ -124,6 +123,20 @@ extension Engine {
         first._withUnsafeGuaranteedRef { checkInvariants(around: $0, session: session) }
       }
     #endif
+  }
+
+  /// Recomputes `next`, a node popped from the work list, and queues what is computed from it
+  /// if its value changed.
+  @inline(__always)
+  static func recomputeStep(_ next: Unmanaged<AnyNode>, _ session: DrainSession) {
+    next._withUnsafeGuaranteedRef { node in
+      guard node.steps.recompute(node) else { return }
+      if !node.isChanged {
+        node.isChanged = true
+        session.appendChanged(next)
+      }
+      session.pushDownstream(of: node)
+    }
   }
 
   /// Runs queued work until the domain's queue is empty, then gives up the drainer role.

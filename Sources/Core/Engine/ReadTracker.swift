@@ -19,19 +19,14 @@ package final class ReadTracker {
   /// How reads return values: `.delivery` while the owning node recomputes for a delivered
   /// change (inputs of its domain give the value being delivered), `.latest` otherwise.
   @exclusivity(unchecked) @usableFromInline package var mode: _ReadMode = .latest
-  /// The dependencies of the previous run, in the order read.
-  @exclusivity(unchecked) @usableFromInline var expected: ContiguousArray<AnyNode> = [] {
-    didSet {
-      expectedCount = expected.count
-      expectedElements = expected.withUnsafeBufferPointer {
-        UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: Unmanaged<AnyNode>.self)
-      }
-    }
-  }
-  /// `expected`'s elements and count, read as words by the read path, with no reference
-  /// counting: `expected` keeps its storage alive and is not changed during a run.
+  /// The dependencies of the previous run, in the order read, as words read with no
+  /// reference counting: the array they are the elements of is kept alive and unchanged
+  /// during the run by its owner (a delivered node's `inputs`, which only its own run's end
+  /// changes) or by `expectedStorage`.
   @exclusivity(unchecked) @usableFromInline var expectedElements: UnsafePointer<Unmanaged<AnyNode>>?
   @exclusivity(unchecked) @usableFromInline var expectedCount = 0
+  /// The array `expectedElements` points into, when nothing else keeps it alive.
+  @exclusivity(unchecked) var expectedStorage: ContiguousArray<AnyNode> = []
   /// How many reads matched `expected`, in order, before the first that did not.
   @exclusivity(unchecked) @usableFromInline var matched = 0
   /// Whether every read so far matched `expected` in order.
@@ -58,29 +53,42 @@ package final class ReadTracker {
   /// until the run's owner is linked to it. Whoever links takes them (`takeHeld()`) and
   /// releases them once linked; a run that links nothing releases them at its end.
   @exclusivity(unchecked) var held: [AnyNode] = []
+  /// The tracker active when this one's run began, active again at its end.
+  @exclusivity(unchecked) unowned(unsafe) var outer: ReadTracker?
   /// The identity of what the run computes, to find a computation that reads itself.
   @exclusivity(unchecked) package var computing: ObjectIdentifier?
 
   init() {}
 
   /// Whether the run read other nodes than the previous run, or in another order.
-  package var dependenciesChanged: Bool { !inOrder || matched != expected.count }
+  package var dependenciesChanged: Bool { !inOrder || matched != expectedCount }
 
   /// The dependencies this run read, in first-read order.
   package var dependencies: ContiguousArray<AnyNode> {
-    dependenciesChanged ? recorded : expected
+    dependenciesChanged ? recorded : expectedPrefix(expectedCount)
   }
 
-  /// Readies the tracker for a run that expects `expected`.
-  func reset(mode: _ReadMode, expected: ContiguousArray<AnyNode>, deliveredNode: AnyNode?) {
+  /// The first `count` expected dependencies, as an array.
+  func expectedPrefix(_ count: Int) -> ContiguousArray<AnyNode> {
+    ContiguousArray(
+      UnsafeBufferPointer(start: expectedElements, count: count).lazy.map {
+        $0.takeUnretainedValue()
+      })
+  }
+
+  /// Readies the tracker, clean from its last run (see `clear()`), for a run that expects
+  /// the `count` dependencies at `elements`, which the caller keeps alive during the run.
+  @inline(__always)
+  func reset(
+    mode: _ReadMode, elements: UnsafePointer<Unmanaged<AnyNode>>?, count: Int,
+    deliveredNode: AnyNode?
+  ) {
     self.mode = mode
-    self.expected = expected
+    expectedElements = elements
+    expectedCount = count
     self.deliveredNode = deliveredNode
     matched = 0
     inOrder = true
-    if !recorded.isEmpty { recorded.removeAll(keepingCapacity: true) }
-    if !recordedSet.isEmpty { recordedSet.removeAll(keepingCapacity: true) }
-    if !versions.isEmpty { versions.removeAll(keepingCapacity: true) }
   }
 
   /// The nodes whose handles the run holds (see `held`), for the caller to release once the
@@ -90,17 +98,24 @@ package final class ReadTracker {
     return held
   }
 
-  /// Lets go of the nodes the run referred to, so that a pooled tracker keeps none alive.
+  /// Lets go of the nodes the run referred to, so that a pooled tracker keeps none alive and
+  /// the next run finds it clean.
   func clear() {
     if !held.isEmpty {
       for node in held { node.releaseHandle() }
       held.removeAll(keepingCapacity: true)
     }
-    expected = []
+    expectedElements = nil
+    expectedCount = 0
+    if !expectedStorage.isEmpty { expectedStorage = [] }
     if !recorded.isEmpty { recorded.removeAll(keepingCapacity: true) }
     if !versions.isEmpty { versions.removeAll(keepingCapacity: true) }
     if !recordedSet.isEmpty { recordedSet.removeAll(keepingCapacity: true) }
   }
+
+  /// Whether the run needs `clear()`: it read something unexpected or stopped early, or
+  /// holds an array of expected dependencies.
+  var needsClearing: Bool { !inOrder || !expectedStorage.isEmpty || !held.isEmpty }
 
   /// Records a read of `node` and returns its value for this run.
   @inlinable
@@ -129,7 +144,10 @@ package final class ReadTracker {
 
   /// Records a read of `node` whose value the caller has (an invalidating property's storage).
   package func record(_ node: AnyNode) {
-    if inOrder, matched < expected.count, expected[matched] === node {
+    if inOrder, matched < expectedCount,
+      expectedElements.unsafelyUnwrapped[matched].toOpaque()
+        == Unmanaged.passUnretained(node).toOpaque()
+    {
       matched += 1
       return
     }
@@ -138,10 +156,7 @@ package final class ReadTracker {
 
   /// Records `node` after the reads left the expected order; returns whether it is new.
   private func record(unordered node: AnyNode) -> Bool {
-    if inOrder {
-      inOrder = false
-      recorded.append(contentsOf: expected[0..<matched])
-    }
+    if inOrder { leaveOrder() }
     let id = ObjectIdentifier(node)
     if recorded.count < 16 {
       if recorded.contains(where: { $0 === node }) { return false }
@@ -155,6 +170,15 @@ package final class ReadTracker {
     node.retainHandle()
     held.append(node)
     return true
+  }
+
+  /// Records that the reads left the expected order: what they matched so far becomes the
+  /// start of `recorded`.
+  func leaveOrder() {
+    inOrder = false
+    for index in 0..<matched {
+      recorded.append(expectedElements.unsafelyUnwrapped[index].takeUnretainedValue())
+    }
   }
 
   /// Whether `node` belongs to the domain being delivered. Takes its lock.
@@ -242,36 +266,67 @@ extension ThreadContext {
     computing: ObjectIdentifier? = nil, owner: AnyObject? = nil,
     _ body: () -> Void, finish: (ReadTracker) -> Void
   ) {
-    if trackerDepth == trackerPool.count { trackerPool.append(ReadTracker()) }
-    let tracker = trackerPool.withUnsafeBufferPointer {
-      Unmanaged.passUnretained($0[trackerDepth])
-    }._withUnsafeGuaranteedRef { $0 }
-    trackerDepth += 1
-    tracker.reset(mode: mode, expected: expected, deliveredNode: deliveredNode)
+    let tracker = beginRun(mode: mode, elements: nil, count: 0, deliveredNode: deliveredNode)
+    if !expected.isEmpty {
+      tracker.expectedStorage = expected
+      tracker.expectedCount = expected.count
+      tracker.expectedElements = tracker.expectedStorage.withUnsafeBufferPointer {
+        UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: Unmanaged<AnyNode>.self)
+      }
+    }
     tracker.computing = computing
     if owner != nil || tracker.hasOwner {
       tracker.owner = owner
       tracker.hasOwner = owner != nil
     }
-    let outer = activeTracker
-    activeTracker = tracker
+    body()
+    endRun(tracker)
+    finish(tracker)
+    finishRun(tracker)
+  }
+
+  /// Takes a tracker from the pool, readied for a run (see `ReadTracker.reset`), and makes
+  /// it the active one. A run is `beginRun`, the reads, `endRun`, then, once the caller has
+  /// read what the tracker recorded, `finishRun`.
+  @usableFromInline
+  func beginRun(
+    mode: _ReadMode, elements: UnsafePointer<Unmanaged<AnyNode>>?, count: Int,
+    deliveredNode: AnyNode?
+  ) -> ReadTracker {
+    if trackerDepth == trackerPool.count { trackerPool.append(ReadTracker()) }
+    let tracker = trackerPool.withUnsafeBufferPointer {
+      Unmanaged.passUnretained($0[trackerDepth])
+    }._withUnsafeGuaranteedRef { $0 }
+    trackerDepth += 1
+    tracker.reset(mode: mode, elements: elements, count: count, deliveredNode: deliveredNode)
+    tracker.computing = nil
+    tracker.outer = activeTracker
+    setActiveTracker(tracker)
     #if !canImport(Darwin)
       trackedRuns.add(1, ordering: .relaxed)
     #endif
-    body()
+    return tracker
+  }
+
+  /// Ends the reads of the run `tracker` tracks; returns whether it read what the previous
+  /// run read, in the same order (then `finishRun` has nothing to let go of).
+  @usableFromInline @discardableResult
+  func endRun(_ tracker: ReadTracker) -> Bool {
     #if !canImport(Darwin)
       trackedRuns.subtract(1, ordering: .relaxed)
     #endif
-    activeTracker = outer
+    setActiveTracker(tracker.outer)
     // A run that read a prefix of what the previous one read, in order, and stopped there
     // (`if flag.value { return }`) left the expected order without an unexpected read: its
     // dependencies are that prefix.
-    if tracker.inOrder, tracker.matched < tracker.expected.count {
-      tracker.recorded.append(contentsOf: tracker.expected[0..<tracker.matched])
-      tracker.inOrder = false
-    }
-    finish(tracker)
-    tracker.clear()
+    if tracker.inOrder, tracker.matched < tracker.expectedCount { tracker.leaveOrder() }
+    return tracker.inOrder
+  }
+
+  /// Returns `tracker` to the pool, clean.
+  @usableFromInline
+  func finishRun(_ tracker: ReadTracker) {
+    if tracker.needsClearing { tracker.clear() }
     trackerDepth -= 1
   }
 
@@ -314,7 +369,7 @@ public func untracked<Result>(_ body: () throws -> Result) rethrows -> Result {
   let context = ThreadContext.current
   guard context.isTracking else { return try body() }
   let tracker = context.activeTracker
-  context.activeTracker = nil
-  defer { context.activeTracker = tracker }
+  context.setActiveTracker(nil)
+  defer { context.setActiveTracker(tracker) }
   return try body()
 }

@@ -38,13 +38,23 @@ package final class ThreadContext {
   /// the read path tests), and the pool of trackers: `trackerDepth` of them are in use by the
   /// runs under way, innermost last.
   /// Unowned: the pool keeps every tracker alive, and swapping it costs no reference counting.
-  @exclusivity(unchecked) @usableFromInline package unowned(unsafe) var activeTracker: ReadTracker?
-  {
-    didSet { isTracking = activeTracker != nil }
-  }
-  @exclusivity(unchecked) @usableFromInline var isTracking = false
+  /// Set both with `setActiveTracker(_:)`.
+  @exclusivity(unchecked) @usableFromInline package private(set) unowned(unsafe) var activeTracker:
+    ReadTracker?
+  @exclusivity(unchecked) @usableFromInline private(set) var isTracking = false
   @exclusivity(unchecked) var trackerPool: [ReadTracker] = []
   @exclusivity(unchecked) var trackerDepth = 0
+  /// Whether this thread recomputes a segment of a delivery under one Observation tracking,
+  /// and the computed properties' nodes that ran in it untracked (see
+  /// `Engine.recomputeSegment`).
+  @exclusivity(unchecked) @usableFromInline var isInObservationSegment = false
+  /// Each run's node, and whether it ran for a delivery (else on demand, in a pull).
+  @exclusivity(unchecked) @usableFromInline var segmentRuns:
+    ContiguousArray<(node: Unmanaged<AnyNode>, isDelivery: Bool)> = []
+  /// The lists `Engine.pullInOrder` works in, kept between pulls so a pull allocates nothing.
+  @exclusivity(unchecked) var pullOrder: [AnyNode] = []
+  @exclusivity(unchecked) var pullStack:
+    [(node: AnyNode, inputs: ContiguousArray<AnyNode>, next: Int)] = []
   /// The stamp of the pull this thread is running (see `Engine.pullInOrder`), else 0: values
   /// pulled in it are current for its reads even if writes land meanwhile.
   @exclusivity(unchecked) @usableFromInline var pullStamp: UInt64 = 0
@@ -94,6 +104,13 @@ package final class ThreadContext {
   @exclusivity(unchecked) @usableFromInline var scopeIdentityLimit: UInt64 = 0
 
   init() {}
+
+  /// Makes `tracker` the active tracker (`nil`: none).
+  @inline(__always)
+  package func setActiveTracker(_ tracker: ReadTracker?) {
+    activeTracker = tracker
+    isTracking = tracker != nil
+  }
 
   /// The calling thread's context, created on first use.
   @inlinable
@@ -189,6 +206,14 @@ package final class ThreadContext {
     if nextScopeIdentity == scopeIdentityLimit { takeScopeIdentities() }
     batchIdentity = nextScopeIdentity
     nextScopeIdentity &+= 1
+  }
+
+  /// A new identity, unique across threads (and never 0), from the same count as scope
+  /// identities.
+  func takeUniqueIdentity() -> UInt64 {
+    if nextScopeIdentity == scopeIdentityLimit { takeScopeIdentities() }
+    defer { nextScopeIdentity &+= 1 }
+    return nextScopeIdentity
   }
 
   /// `currentScopeIdentity()` if a scope is open on this thread, else 0.
