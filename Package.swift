@@ -20,7 +20,11 @@ let package = Package(
     .executable(name: "invalidating-benchmarks", targets: ["invalidating-benchmarks"]),
   ],
   targets: [
-    .target(name: "InvalidatingCore", path: "Sources/Core"),
+    .target(
+      name: "InvalidatingCore", dependencies: ["InvalidatingThreadLocal"], path: "Sources/Core"),
+    // The engine's per-thread context as a C thread-local variable (see ThreadContext.swift);
+    // empty on Apple platforms.
+    .target(name: "InvalidatingThreadLocal", path: "Sources/ThreadLocal"),
     .target(
       name: "InvalidatingBinding", dependencies: ["InvalidatingCore"], path: "Sources/Binding"),
     .target(

@@ -280,16 +280,19 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       ))
   }
 
+  /// `write(_:)` inside a batch: store the value as the newest, and list the source in the
+  /// batch the first time the batch writes it.
   ///
   /// Inlinable, so that it is specialized for `Value`: unspecialized, moving the value costs
-  /// more through value witnesses than the rest of the write.
-  @inlinable
+  /// more through value witnesses than the rest of the write. The root domain is borrowed
+  /// (`withRootLocked`), not returned retained as `lockRoot()` would.
+  @inlinable @inline(__always)
   func writeInBatch(_ value: Value, _ context: ThreadContext) {
-    writeInBatch(value, lockedRoot: home.lockRoot(), context)
+    withRootLocked { root in writeInBatch(value, lockedRoot: root, context) }
   }
 
   /// `writeInBatch(_:_:)` entered with `root`'s lock held. Unlocks.
-  @inlinable
+  @inlinable @inline(__always)
   func writeInBatch(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
     var previous = value
     swap(&latest, &previous)

@@ -5,6 +5,12 @@
 #elseif canImport(Musl)
   import Musl
 #endif
+// Where available (not on Apple platforms, nor where the module is not built, as when
+// scripts/check-apple-glue emits this module alone), the context is found through a C
+// thread-local variable: see `ThreadContext.withCurrent`.
+#if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+  import InvalidatingThreadLocal
+#endif
 
 /// The engine's per-thread state: the open batch, the invalidation scope, and scratch space for
 /// deliveries, so that the write path allocates nothing once warmed up.
@@ -118,9 +124,19 @@ package final class ThreadContext {
 
   /// Runs `body` with the calling thread's context, borrowed: the thread keeps its context
   /// alive until it exits, so the hot paths need not retain it.
+  ///
+  /// On Linux the context is read from a C thread-local variable, two instructions inlined
+  /// here (`pthread_getspecific` would cost a call, and a lazily made key's `swift_once`, on
+  /// every write); the pthread key still owns the context, for its destructor to release it
+  /// when the thread exits.
   @inlinable @inline(__always)
   package static func withCurrent<Result>(_ body: (ThreadContext) -> Result) -> Result {
-    if let pointer = pthread_getspecific(threadContextKey) {
+    #if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+      let found = invalidating_thread_context_get()
+    #else
+      let found = pthread_getspecific(threadContextKey)
+    #endif
+    if let pointer = found {
       return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
     }
     return body(makeCurrent())
@@ -129,7 +145,11 @@ package final class ThreadContext {
   @usableFromInline
   static func makeCurrent() -> ThreadContext {
     let context = ThreadContext()
-    pthread_setspecific(threadContextKey, Unmanaged.passRetained(context).toOpaque())
+    let pointer = Unmanaged.passRetained(context).toOpaque()
+    pthread_setspecific(threadContextKey, pointer)
+    #if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+      invalidating_thread_context_set(pointer)
+    #endif
     return context
   }
 
@@ -250,6 +270,12 @@ package final class ThreadContext {
   }
 #else
   private func releaseThreadContext(_ pointer: UnsafeMutableRawPointer?) {
+    #if canImport(InvalidatingThreadLocal)
+      // First, so that engine code run by the context's deinit (or by a later destructor on
+      // this exiting thread) makes a new context, as it does through the key, rather than
+      // reading a freed one.
+      invalidating_thread_context_set(nil)
+    #endif
     if let pointer { Unmanaged<ThreadContext>.fromOpaque(pointer).release() }
   }
 #endif
