@@ -71,26 +71,23 @@ extension Property where Value: Equatable & SendableMetatype {
   }
 }
 
-/// What a computed property's node computes with: the user's computation, the cut-off, and
-/// the node itself, for the computation to relink it to what it read.
+/// What a computed property's node computes with: the trigger of its `@Observable` reads, and
+/// the node itself, for the computation to relink it to what it read. The user's computation
+/// and the cut-off are captured by the node's closures and passed in, so that calling them
+/// borrows them (a closure stored here would be retained for every call).
 ///
 /// Inlinable, so that the node's steps and the computation's reads are specialized for the
 /// caller's value type: unspecialized, the generic metadata lookups cost more than the rest.
 @usableFromInline
 final class ComputedLink<Value>: @unchecked Sendable {
   // Safe: `node` is set once, before the node is shared; the rest is immutable.
-  @usableFromInline let body: @Sendable () -> Value
-  @usableFromInline let isDuplicate: (@Sendable (Value, Value) -> Bool)?
   /// What the computation's reads of `@Observable` objects depend on (see `ObservableReads`).
   @usableFromInline let observation = ObservationTrigger()
   /// The node; it owns this link (through its compute closure), hence unowned.
-  @exclusivity(unchecked) @usableFromInline unowned(unsafe) var node: DerivedNode<Value>?
+  @exclusivity(unchecked) @usableFromInline var node: Unmanaged<AnyNode>?
 
   @inlinable
-  init(_ body: @escaping @Sendable () -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?) {
-    self.body = body
-    self.isDuplicate = isDuplicate
-  }
+  init() {}
 
   /// Computes the first value, finds the domain of what it read, and makes and attaches the
   /// node.
@@ -99,18 +96,22 @@ final class ComputedLink<Value>: @unchecked Sendable {
     _ body: @escaping @Sendable () -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?,
     file: StaticString, line: UInt
   ) -> DerivedNode<Value> {
-    let link = ComputedLink(body, isDuplicate: isDuplicate)
+    let link = ComputedLink()
     var initial: Value?
     var readsObservable = false
     let start = ThreadContext.current.trackFirstRun {
-      readsObservable = link.observation.track { initial = link.body() }
+      readsObservable = link.observation.track { initial = body() }
     }
     let node = DerivedNode<Value>(
       computedFrom: start.inputs, home: start.home, initial: initial.unsafelyUnwrapped,
       stamp: start.stamp
-    ) { mode, previous in link.compute(mode, previous) }
+    ) { mode, previous in
+      link.compute(mode, previous, body, isDuplicate)
+    } computeDelivered: { node in
+      link.compute(.delivery, node.delivered, body, isDuplicate)
+    }
     node.origin = .made("computed", file: file, line: line)
-    link.node = node
+    link.node = Unmanaged.passUnretained(node)
     node.observableReads = readsObservable ? .seen : .noneSeen
     node.attachComputed()
     Engine.releaseInOrder(start.held, after: node)
@@ -122,17 +123,19 @@ final class ComputedLink<Value>: @unchecked Sendable {
   /// tracks them for many runs at once (see `Engine.recomputeSegment`), a computation not seen
   /// reading any runs untracked and is listed for the segment.
   @inlinable
-  func run(_ mode: _ReadMode, _ context: ThreadContext) -> Value {
-    let node = node.unsafelyUnwrapped
+  func run(
+    _ node: AnyNode, _ mode: _ReadMode, _ context: ThreadContext, _ body: () -> Value
+  ) -> Value {
     if context.isInObservationSegment {
       // On demand (in a pull), every computation runs in the segment: the mark is the
       // role's, and a pulled value that read `@Observable` objects is only not cached.
       if mode == .latest {
-        context.segmentRuns.append((Unmanaged.passUnretained(node), false))
+        context.segmentPulled.append(Unmanaged.passUnretained(node))
         return body()
       }
       if node.observableReads == .noneSeen {
-        context.segmentRuns.append((Unmanaged.passUnretained(node), true))
+        node.nextSegmentRun = context.segmentDelivered
+        context.segmentDelivered = Unmanaged.passUnretained(node)
         return body()
       }
     }
@@ -142,31 +145,59 @@ final class ComputedLink<Value>: @unchecked Sendable {
     return value.unsafelyUnwrapped
   }
 
+  /// A delivered run while the thread's delivery tracker is in use (not expected to happen:
+  /// see `ThreadContext.deliveryTracker`), with a tracker from the pool.
+  @inlinable @inline(never)
+  func runNested(_ node: AnyNode, _ context: ThreadContext, _ body: () -> Value) -> Value {
+    let tracker = context.beginRun(
+      mode: .delivery, elements: node.inputsElements, count: node.inputs.count,
+      deliveredNode: node)
+    let value = run(node, .delivery, context, body)
+    if context.endRun(tracker) {
+      context.finishRun(tracker)
+    } else {
+      context.relinkDelivered(node, tracker)
+      context.finishRun(tracker)
+    }
+    return value
+  }
+
   /// The node's compute (see `DerivedNode`): runs the computation, tracking its reads; in
   /// `.delivery` mode, relinks the node to what it read when that changed; returns `nil` for
   /// a value equal to `previous` when the value is `Equatable`.
   @inlinable
-  func compute(_ mode: _ReadMode, _ previous: Value?) -> Value? {
+  func compute(
+    _ mode: _ReadMode, _ previous: Value?, _ body: () -> Value,
+    _ isDuplicate: ((Value, Value) -> Bool)?
+  ) -> Value? {
     let computed = ThreadContext.withCurrent { context -> Value in
-      Unmanaged<AnyNode>.passUnretained(node.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-        node in
+      node.unsafelyUnwrapped._withUnsafeGuaranteedRef { node in
         guard mode == .delivery else {
           var value: Value?
-          context.trackComputation(of: node) { value = run(mode, context) }
+          context.trackComputation(of: node) { value = run(node, mode, context, body) }
           return value.unsafelyUnwrapped
         }
         // A delivery: the node's inputs are the expected reads, kept alive and unchanged by
-        // the node until the run's end. The common case (the same reads) ends here.
-        let tracker = context.beginRun(
-          mode: .delivery, elements: node.inputsElements, count: node.inputs.count,
-          deliveredNode: node)
-        let value = run(mode, context)
-        if context.endRun(tracker) {
-          context.finishRun(tracker)
-        } else {
-          context.relinkDelivered(node, tracker)
+        // the node until the run's end. The common case (the same reads) ends here, with the
+        // thread's delivery tracker, readied in place.
+        return context.deliveryTracker._withUnsafeGuaranteedRef { tracker in
+          guard _fastPath(!tracker.isInUse) else { return runNested(node, context, body) }
+          tracker.isInUse = true
+          tracker.expectedElements = node.inputsElements
+          tracker.expectedCount = node.inputs.count
+          tracker.deliveredNode = node
+          tracker.matched = 0
+          tracker.inOrder = true
+          tracker.outer = context.activeTracker
+          context.setActiveTracker(tracker)
+          let value = run(node, .delivery, context, body)
+          context.setActiveTracker(tracker.outer)
+          tracker.isInUse = false
+          if _slowPath(!tracker.inOrder || tracker.matched != tracker.expectedCount) {
+            context.relinkDelivered(node, tracker)
+          }
+          return value
         }
-        return value
       }
     }
     if let previous, let isDuplicate, isDuplicate(previous, computed) { return nil }
@@ -199,15 +230,17 @@ extension ThreadContext {
   }
 
   /// Ends the delivered run of `node` that `tracker` tracked, which read other nodes than the
-  /// previous run: relinks the node to what it read, then returns the tracker to the pool.
+  /// previous run: relinks the node to what it read, then clears the tracker.
   @usableFromInline
   func relinkDelivered(_ node: AnyNode, _ tracker: ReadTracker) {
+    // A run that read a prefix of what the previous one read, in order, and stopped there.
+    if tracker.inOrder { tracker.leaveOrder() }
     let switchedNow = Engine.switchInputs(
       of: node, to: Array(tracker.recorded), releasingAfterwards: tracker.takeHeld())
     // A new input of another domain, written between its read and the relink: compute
     // again, now that its writes come through this domain.
     if switchedNow, tracker.newDependencyChangedSinceRead() { Engine.recomputeLater(node) }
-    finishRun(tracker)
+    tracker.clear()
   }
 
   /// Runs `body`, a computation of `node` on demand, as a tracked run. A read on demand does

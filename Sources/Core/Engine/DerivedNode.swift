@@ -105,11 +105,15 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   ///   - stamp: `home`'s write stamp taken after `initial` was computed, with `settled` false
   ///     when a write landed on an input between its read and the stamp: the attachment then
   ///     recomputes the value.
+  ///   - compute: Computes the value in either mode (see the class's description).
+  ///   - computeDelivered: `compute(.delivery, node.delivered)`, the delivery step's call,
+  ///     made directly (one closure less on the hottest path).
   @inlinable
   package init(
     computedFrom inputs: ContiguousArray<AnyNode>, home: Domain, initial: Value,
     stamp: (writes: UInt64, settled: Bool),
-    compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
+    compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?,
+    computeDelivered: @escaping @Sendable (_ node: DerivedNode<Value>) -> Value?
   ) {
     self.compute = compute
     self.creationStamp = stamp
@@ -118,7 +122,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       home: home, value: initial, isSource: false, carriesEvents: false,
       steps: Self.steps(recompute: { node in
         let node = unsafeDowncast(node, to: DerivedNode<Value>.self)
-        guard let value = node.compute(.delivery, node.delivered) else {
+        guard let value = computeDelivered(node) else {
           // Computed again in the same event (a new input changed after the first run), it
           // gives the delivered value back: what the first run staged must not be committed.
           if node.hasStaged {

@@ -63,7 +63,6 @@ extension Engine {
   @inline(never)
   static func pullInSegment(_ order: [AnyNode], at stamp: UInt64, _ context: ThreadContext) {
     var didRead = false
-    let first = context.segmentRuns.count
     context.isInObservationSegment = true
     ObservableReads.track(
       { for node in order { node.pullOne(at: stamp, context) } },
@@ -72,17 +71,8 @@ extension Engine {
         return {}
       })
     context.isInObservationSegment = false
-    if didRead {
-      for index in first..<context.segmentRuns.count {
-        context.segmentRuns[index].node._withUnsafeGuaranteedRef { node in
-          node.withRootLocked { root in
-            node.hasPulledValue = false
-            root.lock.unlock()
-          }
-        }
-      }
-    }
-    context.segmentRuns.removeSubrange(first...)
+    if didRead { context.uncachePulledInSegment(from: 0) }
+    context.segmentPulled.removeAll(keepingCapacity: true)
   }
 
   /// Lets the inputs of `node`, a node being freed, go from a loop rather than from inside
@@ -109,6 +99,20 @@ extension AnyNode {
       let inputs = self.inputs
       root.lock.unlock()
       return inputs
+    }
+  }
+}
+
+extension ThreadContext {
+  /// Drops the cached values of the nodes pulled in the segment under way, from `first` on.
+  func uncachePulledInSegment(from first: Int) {
+    for index in first..<segmentPulled.count {
+      segmentPulled[index]._withUnsafeGuaranteedRef { node in
+        node.withRootLocked { root in
+          node.hasPulledValue = false
+          root.lock.unlock()
+        }
+      }
     }
   }
 }

@@ -81,6 +81,9 @@ package class AnyNode: @unchecked Sendable {
   /// objects (see `Engine.recomputeSegment`). Role; set before the node is shared.
   @exclusivity(unchecked) @usableFromInline final var observableReads =
     ObservableReadsState.notComputed
+  /// The next computed property's node in the thread's list of those run untracked in the
+  /// segment under way (`ThreadContext.segmentDelivered`). Role.
+  @exclusivity(unchecked) @usableFromInline final var nextSegmentRun: Unmanaged<AnyNode>?
 
   /// What the node is, where it was made and what it is called, for messages and traces (see
   /// ``NodeOrigin``): set when the node is made, before it is shared; ``setName(_:)`` replaces

@@ -91,22 +91,19 @@ extension Engine {
       })
     context.isInObservationSegment = false
     if didRead {
-      for run in context.segmentRuns {
-        run.node._withUnsafeGuaranteedRef { node in
-          if run.isDelivery {
-            node.observableReads = .seen
-            session.push(node)
-          } else {
-            // Pulled on demand from another domain: not cached (see `pullInSegment`).
-            node.withRootLocked { root in
-              node.hasPulledValue = false
-              root.lock.unlock()
-            }
-          }
+      var next = context.segmentDelivered
+      while let run = next {
+        run._withUnsafeGuaranteedRef { node in
+          node.observableReads = .seen
+          session.push(node)
+          next = node.nextSegmentRun
         }
       }
+      // Pulled on demand from another domain: not cached (see `pullInSegment`).
+      context.uncachePulledInSegment(from: 0)
     }
-    context.segmentRuns.removeAll(keepingCapacity: true)
+    context.segmentDelivered = nil
+    context.segmentPulled.removeAll(keepingCapacity: true)
     if let outside { recomputeStep(outside, session) }
   }
 }

@@ -1,7 +1,3 @@
-#if !canImport(Darwin)
-  import Synchronization
-#endif
-
 /// The record of what one tracked computation read: a computed property's computation, or a
 /// view's pass (see `ReadWatcher`). While it runs, the thread's context points at it, and every
 /// read of a property's `value` on that thread is recorded here (`Property.value` asks
@@ -42,7 +38,7 @@ package final class ReadTracker {
   /// The node recomputed for a delivered change when `mode` is `.delivery`: a new input of
   /// another domain than this node's is read at its newest value (it has no value being
   /// delivered here).
-  @exclusivity(unchecked) unowned(unsafe) var deliveredNode: AnyNode?
+  @exclusivity(unchecked) @usableFromInline unowned(unsafe) var deliveredNode: AnyNode?
   /// The object whose pass is tracked, if any: reading its own invalidating properties is not
   /// a dependency (they invalidate it already).
   @exclusivity(unchecked) package weak var owner: AnyObject?
@@ -54,11 +50,14 @@ package final class ReadTracker {
   /// releases them once linked; a run that links nothing releases them at its end.
   @exclusivity(unchecked) var held: [AnyNode] = []
   /// The tracker active when this one's run began, active again at its end.
-  @exclusivity(unchecked) unowned(unsafe) var outer: ReadTracker?
+  @exclusivity(unchecked) @usableFromInline unowned(unsafe) var outer: ReadTracker?
   /// The identity of what the run computes, to find a computation that reads itself.
   @exclusivity(unchecked) package var computing: ObjectIdentifier?
 
-  init() {}
+  init(mode: _ReadMode = .latest) { self.mode = mode }
+
+  /// Whether the tracker runs a delivered computation (`ThreadContext.deliveryTracker` only).
+  @exclusivity(unchecked) @usableFromInline var isInUse = false
 
   /// Whether the run read other nodes than the previous run, or in another order.
   package var dependenciesChanged: Bool { !inOrder || matched != expectedCount }
@@ -214,37 +213,15 @@ extension AnyNode {
   }
 }
 
-#if !canImport(Darwin)
-  /// How many tracked runs are under way, on every thread: while none is, a read skips the
-  /// thread-local lookup, which costs more than the rest of a read on Linux (a call into the
-  /// C library; on Darwin it is a few instructions, and this count is not kept). A thread that
-  /// starts a run counts it before its own reads, so it always sees its own count.
-  @usableFromInline let trackedRuns = Atomic<Int>(0)
-#endif
-
-extension ThreadContext {
-  /// Whether a tracked run may be under way on the calling thread: `false` means certainly
-  /// not. The read path's first test.
-  @inlinable @inline(__always)
-  static var mayBeTracking: Bool {
-    #if canImport(Darwin)
-      return true
-    #else
-      return trackedRuns.load(ordering: .relaxed) != 0
-    #endif
-  }
-}
-
 extension ValueNode {
   /// `currentValue()`, recorded as a dependency when the calling thread runs a tracked
   /// computation: what `Property.value` returns.
   @inlinable
   package final func trackedValue() -> Value {
-    guard _slowPath(ThreadContext.mayBeTracking) else { return currentValue() }
-    return ThreadContext.withCurrent { context in
-      if _fastPath(!context.isTracking) { return currentValue() }
-      return context.trackedRead(self)
-    }
+    guard let context = ThreadContext.existing,
+      _slowPath(context._withUnsafeGuaranteedRef({ $0.isTracking }))
+    else { return currentValue() }
+    return context._withUnsafeGuaranteedRef { $0.trackedRead(self) }
   }
 }
 
@@ -253,8 +230,8 @@ extension ThreadContext {
   /// that is not a `Property` asks before recording its read (see `ReadTracker.record(_:)`).
   @inlinable
   package static var isTrackingReads: Bool {
-    guard _slowPath(mayBeTracking) else { return false }
-    return withCurrent { $0.isTracking }
+    guard let context = existing else { return false }
+    return context._withUnsafeGuaranteedRef { $0.isTracking }
   }
 
   /// Runs `body` as a tracked run, with a tracker from this thread's pool readied for `mode`
@@ -302,9 +279,6 @@ extension ThreadContext {
     tracker.computing = nil
     tracker.outer = activeTracker
     setActiveTracker(tracker)
-    #if !canImport(Darwin)
-      trackedRuns.add(1, ordering: .relaxed)
-    #endif
     return tracker
   }
 
@@ -312,9 +286,6 @@ extension ThreadContext {
   /// run read, in the same order (then `finishRun` has nothing to let go of).
   @usableFromInline @discardableResult
   func endRun(_ tracker: ReadTracker) -> Bool {
-    #if !canImport(Darwin)
-      trackedRuns.subtract(1, ordering: .relaxed)
-    #endif
     setActiveTracker(tracker.outer)
     // A run that read a prefix of what the previous one read, in order, and stopped there
     // (`if flag.value { return }`) left the expected order without an unexpected read: its

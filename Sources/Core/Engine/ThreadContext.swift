@@ -45,18 +45,26 @@ package final class ThreadContext {
   /// runs under way, innermost last.
   /// Unowned: the pool keeps every tracker alive, and swapping it costs no reference counting.
   /// Set both with `setActiveTracker(_:)`.
-  @exclusivity(unchecked) @usableFromInline package private(set) unowned(unsafe) var activeTracker:
+  @exclusivity(unchecked) @usableFromInline package internal(set) unowned(unsafe) var activeTracker:
     ReadTracker?
-  @exclusivity(unchecked) @usableFromInline private(set) var isTracking = false
+  @exclusivity(unchecked) @usableFromInline var isTracking = false
   @exclusivity(unchecked) var trackerPool: [ReadTracker] = []
+  /// The tracker of delivered computations (see `ComputedLink.compute`), apart from the pool:
+  /// a delivered run is never nested in another on one thread (computations do not write), so
+  /// one is enough, and it is found without indexing the pool. `deliveryTracker` is the same
+  /// object, held unretained for the hot path.
+  let deliveryTrackerStorage = ReadTracker(mode: .delivery)
+  @usableFromInline let deliveryTracker: Unmanaged<ReadTracker>
   @exclusivity(unchecked) var trackerDepth = 0
   /// Whether this thread recomputes a segment of a delivery under one Observation tracking,
   /// and the computed properties' nodes that ran in it untracked (see
   /// `Engine.recomputeSegment`).
   @exclusivity(unchecked) @usableFromInline var isInObservationSegment = false
-  /// Each run's node, and whether it ran for a delivery (else on demand, in a pull).
-  @exclusivity(unchecked) @usableFromInline var segmentRuns:
-    ContiguousArray<(node: Unmanaged<AnyNode>, isDelivery: Bool)> = []
+  /// The delivered ones are listed through `AnyNode.nextSegmentRun` from `segmentDelivered`
+  /// (two stores a run); those computed on demand, in a pull, in `segmentPulled`.
+  @exclusivity(unchecked) @usableFromInline var segmentDelivered: Unmanaged<AnyNode>?
+  @exclusivity(unchecked) @usableFromInline var segmentPulled: ContiguousArray<Unmanaged<AnyNode>> =
+    []
   /// The lists `Engine.pullInOrder` works in, kept between pulls so a pull allocates nothing.
   @exclusivity(unchecked) var pullOrder: [AnyNode] = []
   @exclusivity(unchecked) var pullStack:
@@ -109,10 +117,12 @@ package final class ThreadContext {
   @exclusivity(unchecked) @usableFromInline var nextScopeIdentity: UInt64 = 0
   @exclusivity(unchecked) @usableFromInline var scopeIdentityLimit: UInt64 = 0
 
-  init() {}
+  init() {
+    deliveryTracker = Unmanaged.passUnretained(deliveryTrackerStorage)
+  }
 
   /// Makes `tracker` the active tracker (`nil`: none).
-  @inline(__always)
+  @inlinable @inline(__always)
   package func setActiveTracker(_ tracker: ReadTracker?) {
     activeTracker = tracker
     isTracking = tracker != nil
@@ -140,6 +150,19 @@ package final class ThreadContext {
       return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
     }
     return body(makeCurrent())
+  }
+
+  /// The calling thread's context if it has one (a thread that never used the engine has
+  /// none), unretained: what the read path tests, and never makes one.
+  @inlinable @inline(__always)
+  package static var existing: Unmanaged<ThreadContext>? {
+    #if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+      let found = invalidating_thread_context_get()
+    #else
+      let found = pthread_getspecific(threadContextKey)
+    #endif
+    guard let found else { return nil }
+    return Unmanaged<ThreadContext>.fromOpaque(found)
   }
 
   @usableFromInline
