@@ -28,6 +28,21 @@ struct ComputedPropertyTests {
     token.cancel()
   }
 
+  @Test func readingOneInputAgainIsNotANewDependency() {
+    let a = BehaviorRelay(1)
+    let tripled = Property { a.value + a.value + a.value }
+    let seen = Recorder<Int>()
+    let token = tripled.subscribe(seen.sink)
+    #expect(tripled.node.inputs.count == 1)
+    a.accept(2)
+    a.accept(3)
+    #expect(seen.values == [3, 6, 9])
+    // The same reads in the same first-read order: the node was never relinked.
+    #expect(tripled.node.relinkCount == 0)
+    #expect(tripled.node.inputs.count == 1)
+    token.cancel()
+  }
+
   @Test func aBranchNotTakenIsNoLongerFollowed() {
     let flag = BehaviorRelay(true)
     let b = BehaviorRelay("b")

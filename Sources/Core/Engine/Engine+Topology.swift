@@ -202,6 +202,9 @@ extension Engine {
       }
     }
     node.inputs = ContiguousArray(newInputs)
+    #if DEBUG
+      node.relinkCount += 1
+    #endif
     // Raise ranks so that every node still comes after its inputs.
     var work: [AnyNode] = [node]
     var reranked = false

@@ -74,6 +74,10 @@ package class AnyNode: @unchecked Sendable {
   /// Whether a derived node's `pulled` cache holds a value, computed at `pulledStamp`. Lock.
   @exclusivity(unchecked) @usableFromInline final var hasPulledValue = false
   @exclusivity(unchecked) @usableFromInline final var pulledStamp: UInt64 = 0
+  #if DEBUG
+    /// How many times the node's inputs were moved (`Engine.relink`), for tests. Role.
+    @exclusivity(unchecked) package final var relinkCount = 0
+  #endif
   /// The identity of the last pull that visited the node (see `Engine.pullInOrder`). Lock.
   @exclusivity(unchecked) final var pullMark: UInt64 = 0
 

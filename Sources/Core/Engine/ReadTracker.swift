@@ -127,8 +127,24 @@ package final class ReadTracker {
       // An expected node is an input of the run's owner, so it is in the delivered domain.
       return mode == .delivery ? node.read(.delivery) : node.currentValue()
     }
+    // Read again (`a.value + a.value`): the order of first reads has not changed.
+    if inOrder, hasMatched(node) {
+      return mode == .delivery ? node.read(.delivery) : node.currentValue()
+    }
     let readsDelivered = recordUnexpected(node)
     return readsDelivered ? node.read(.delivery) : node.currentValue()
+  }
+
+  /// Whether `node` is one of the expected reads already matched in this run.
+  @usableFromInline
+  func hasMatched(_ node: AnyNode) -> Bool {
+    guard matched > 0, let elements = expectedElements else { return false }
+    var index = matched
+    while index > 0 {
+      index -= 1
+      if elements[index].toOpaque() == Unmanaged.passUnretained(node).toOpaque() { return true }
+    }
+    return false
   }
 
   /// Records a read of `node` that left the expected order; returns whether the run reads it
@@ -150,6 +166,7 @@ package final class ReadTracker {
       matched += 1
       return
     }
+    if inOrder, hasMatched(node) { return }
     if record(unordered: node) { versions.append((node, node.version)) }
   }
 
