@@ -243,22 +243,13 @@ extension ThreadContext {
     tracker.clear()
   }
 
-  /// Runs `body`, a computation of `node` on demand, as a tracked run. A read on demand does
-  /// not relink: the delivery of the write it saw will.
+  /// Runs `body`, a computation of `node` on demand (in a pull, which has already checked
+  /// that the node is not computing itself: `beginComputing`), as a tracked run. A read on
+  /// demand does not relink: the delivery of the write it saw will.
   @usableFromInline
   func trackComputation(of node: AnyNode, _ body: () -> Void) {
-    if isTracking(ObjectIdentifier(node)) {
-      Engine.misuse(
-        """
-        \(node.describedForMisuse) depends on itself: its computation read its own value, \
-        directly or through other computed properties. Compute it from the sources instead, \
-        or read the other property with `untracked { }` if it must not follow it.
-        """)
-    }
-    withTracker(
-      mode: .latest, expected: node.lockedInputs(), deliveredNode: node,
-      computing: ObjectIdentifier(node), body
-    ) { tracker in
+    withTracker(mode: .latest, expected: node.lockedInputs(), deliveredNode: node, body) {
+      tracker in
       // Not relinked, so a write to a new input would not make the cached value stale.
       if tracker.dependenciesChanged, !tracker.versions.isEmpty {
         pulledValueIsCacheable = false

@@ -51,8 +51,6 @@ package final class ReadTracker {
   @exclusivity(unchecked) var held: [AnyNode] = []
   /// The tracker active when this one's run began, active again at its end.
   @exclusivity(unchecked) @usableFromInline unowned(unsafe) var outer: ReadTracker?
-  /// The identity of what the run computes, to find a computation that reads itself.
-  @exclusivity(unchecked) package var computing: ObjectIdentifier?
 
   init(mode: _ReadMode = .latest) { self.mode = mode }
 
@@ -119,20 +117,27 @@ package final class ReadTracker {
   /// Records a read of `node` and returns its value for this run.
   @inlinable
   func read<Value>(_ node: ValueNode<Value>) -> Value {
-    if inOrder, matched < expectedCount,
-      expectedElements.unsafelyUnwrapped[matched].toOpaque()
-        == Unmanaged.passUnretained(node).toOpaque()
-    {
-      matched += 1
+    if matchesExpected(node) {
       // An expected node is an input of the run's owner, so it is in the delivered domain.
-      return mode == .delivery ? node.read(.delivery) : node.currentValue()
-    }
-    // Read again (`a.value + a.value`): the order of first reads has not changed.
-    if inOrder, hasMatched(node) {
       return mode == .delivery ? node.read(.delivery) : node.currentValue()
     }
     let readsDelivered = recordUnexpected(node)
     return readsDelivered ? node.read(.delivery) : node.currentValue()
+  }
+
+  /// Whether a read of `node` keeps the run in the expected order: it is the next expected
+  /// read (counted as matched), or one already matched, read again (`a.value + a.value`).
+  @inlinable @inline(__always)
+  func matchesExpected(_ node: AnyNode) -> Bool {
+    guard inOrder else { return false }
+    if matched < expectedCount,
+      expectedElements.unsafelyUnwrapped[matched].toOpaque()
+        == Unmanaged.passUnretained(node).toOpaque()
+    {
+      matched += 1
+      return true
+    }
+    return hasMatched(node)
   }
 
   /// Whether `node` is one of the expected reads already matched in this run.
@@ -159,14 +164,7 @@ package final class ReadTracker {
 
   /// Records a read of `node` whose value the caller has (an invalidating property's storage).
   package func record(_ node: AnyNode) {
-    if inOrder, matched < expectedCount,
-      expectedElements.unsafelyUnwrapped[matched].toOpaque()
-        == Unmanaged.passUnretained(node).toOpaque()
-    {
-      matched += 1
-      return
-    }
-    if inOrder, hasMatched(node) { return }
+    if matchesExpected(node) { return }
     if record(unordered: node) { versions.append((node, node.version)) }
   }
 
@@ -257,7 +255,7 @@ extension ThreadContext {
   /// code: `body` stores its result where the caller wants it.
   package func withTracker(
     mode: _ReadMode, expected: ContiguousArray<AnyNode>, deliveredNode: AnyNode? = nil,
-    computing: ObjectIdentifier? = nil, owner: AnyObject? = nil,
+    owner: AnyObject? = nil,
     _ body: () -> Void, finish: (ReadTracker) -> Void
   ) {
     let tracker = beginRun(mode: mode, elements: nil, count: 0, deliveredNode: deliveredNode)
@@ -268,7 +266,6 @@ extension ThreadContext {
         UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: Unmanaged<AnyNode>.self)
       }
     }
-    tracker.computing = computing
     if owner != nil || tracker.hasOwner {
       tracker.owner = owner
       tracker.hasOwner = owner != nil
@@ -293,7 +290,6 @@ extension ThreadContext {
     }._withUnsafeGuaranteedRef { $0 }
     trackerDepth += 1
     tracker.reset(mode: mode, elements: elements, count: count, deliveredNode: deliveredNode)
-    tracker.computing = nil
     tracker.outer = activeTracker
     setActiveTracker(tracker)
     return tracker
@@ -326,16 +322,6 @@ extension ThreadContext {
     }
   }
 
-  /// Whether a tracked run for the object `id` is under way on this thread: a computation
-  /// that reads its own value, directly or through others.
-  package func isTracking(_ id: ObjectIdentifier) -> Bool {
-    var index = 0
-    while index < trackerDepth {
-      if trackerPool[index].computing == id { return true }
-      index += 1
-    }
-    return false
-  }
 }
 
 /// Runs `body` without recording what it reads as dependencies of the computed property or
