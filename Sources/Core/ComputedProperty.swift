@@ -15,11 +15,15 @@ extension Property {
   /// ``untracked(_:)``. Where the `Observation` module exists, reads of an `@Observable`
   /// object's properties inside `compute` are followed too.
   ///
-  /// The value is computed once here, then once per delivered change of a dependency, and on
-  /// demand when read while a write waits for delivery (inside a `batch`); it is cached
-  /// between. A property whose `Value` is `Equatable` notifies nobody when it computes a value
-  /// equal to the one it holds (see the initializer of `Equatable` values); this one notifies
-  /// after every computation.
+  /// The value is computed once here, to find what it reads. From then on it is lazy, as
+  /// MobX's and Solid's computed values are: while something observes it (a subscription, a
+  /// property derived from it, a view pass that read it), it is computed once per delivered
+  /// change of a dependency, and on demand when read while a write waits for delivery (inside
+  /// a `batch`); while nothing does, writes do not compute it, and a read computes it from the
+  /// newest values, cached between writes. The first observer to come attaches it
+  /// again, computed from what its dependencies delivered meanwhile. A property whose `Value`
+  /// is `Equatable` notifies nobody when it computes a value equal to the one it holds (see
+  /// the initializer of `Equatable` values); this one notifies after every computation.
   ///
   /// The property stops following its dependencies when it is released (with its
   /// subscriptions and the properties computed from it). `compute` keeps alive whatever it
@@ -113,7 +117,22 @@ final class ComputedLink<Value>: @unchecked Sendable {
     node.origin = .made("computed", file: file, line: line)
     link.node = Unmanaged.passUnretained(node)
     node.observableReads = readsObservable ? .seen : .noneSeen
-    node.attachComputed()
+    node.suspendsWhenUnobserved = true
+    if start.inputs.isEmpty {
+      // A constant: attached to nothing, it completes at once.
+      node.attachComputed()
+    } else {
+      // Not attached until something observes it (see `AnyNode.suspendsWhenUnobserved`):
+      // until then, reads compute it on demand, and the first value is the first of them.
+      node.isSuspended = true
+      node.suspendedWrites = start.stamp.writes
+      node.suspendedSettled = start.stamp.settled
+      if start.stamp.settled {
+        node.pulled = initial
+        node.hasPulledValue = true
+        node.pulledStamp = start.stamp.writes
+      }
+    }
     Engine.releaseInOrder(start.held, after: node)
     return node
   }

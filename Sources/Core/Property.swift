@@ -30,11 +30,12 @@
 open class Property<Value> {
   @usableFromInline package final let node: ValueNode<Value>
 
-  /// Wraps `node`, keeping it attached to the graph for as long as this property lives.
+  /// Wraps `node`, keeping it attached to the graph for as long as this property lives,
+  /// unless it is attached only while observed (a computed property's node).
   @usableFromInline
   package init(node: ValueNode<Value>) {
     self.node = node
-    node.retainHandle()
+    if !node.suspendsWhenUnobserved { node.retainHandle() }
   }
 
   /// Creates a property that always has `value` and never changes.
@@ -48,7 +49,7 @@ open class Property<Value> {
   }
 
   deinit {
-    node.releaseHandle()
+    if !node.suspendsWhenUnobserved { node.releaseHandle() }
   }
 
   /// The current value.
@@ -151,8 +152,9 @@ extension ValueNode {
       return
     }
     Engine.takeRole(of: root, context)
-    let (value, completed) = register(entry, onCompletion, root)
-    root.lock.unlock()
+    let locked = _slowPath(isSuspended) ? resumeForSubscriber(lockedRoot: root) : root
+    let (value, completed) = register(entry, onCompletion, locked)
+    locked.lock.unlock()
     start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
     Engine.finishDrain(of: root, context)
   }
@@ -165,16 +167,18 @@ extension ValueNode {
     _ emitsCurrentValue: Bool, _ onCompletion: (@Sendable () -> Void)?, _ context: ThreadContext
   ) {
     if root.isDrained(onlyBy: context) {
+      let root = isSuspended ? resumeForSubscriber(lockedRoot: root) : root
       let (value, completed) = register(entry, onCompletion, root)
       root.lock.unlock()
       start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
     } else {
       let task: @Sendable () -> Void = { [self] in
-        let root = home.lockRoot()
+        var root = home.lockRoot()
         guard !token.isCancelled else {
           root.lock.unlock()
           return
         }
+        if isSuspended { root = resumeForSubscriber(lockedRoot: root) }
         let (value, completed) = register(entry, onCompletion, root)
         root.lock.unlock()
         start(
@@ -184,6 +188,16 @@ extension ValueNode {
       root.lock.unlock()
       if mustWait { Engine.waitForTurn(in: home, context) }
     }
+  }
+
+  /// Attaches the node, suspended while nothing observed it, for a subscriber that comes to
+  /// it (see `Engine.resume`). Entered and left with the root locked (the root it returns:
+  /// computing the node again may merge its domain with others); role.
+  @usableFromInline
+  func resumeForSubscriber(lockedRoot root: Domain) -> Domain {
+    root.lock.unlock()
+    Engine.resume(self)
+    return home.lockRoot()
   }
 
   /// Adds the entry unless the node has completed; returns the value to start with (`nil`:

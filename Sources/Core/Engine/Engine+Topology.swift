@@ -10,6 +10,7 @@ extension Engine {
 
   /// Connects a new derived node to its inputs. Role.
   static func attach<Value>(_ node: DerivedNode<Value>) {
+    resumeSuspendedInputs(of: node.inputs)
     let root = node.home.lockRoot()
     var rank = 0
     for input in node.inputs {
@@ -41,6 +42,9 @@ extension Engine {
         continue
       }
       next.isAttached = false
+      next.isSuspended = true
+      next.suspendedWrites = root.writeCount
+      next.suspendedSettled = root.unsettled == 0
       for input in next.inputs {
         if let index = input.downstream.firstIndex(where: { $0 === next }) {
           input.downstream.remove(at: index)
@@ -49,6 +53,60 @@ extension Engine {
         if input.handles == 0 { work.append(input) }
       }
       root.lock.unlock()
+    }
+  }
+
+  /// Attaches every suspended node among `inputs` (see `AnyNode.isSuspended`) before a node
+  /// is linked to them. Role.
+  static func resumeSuspendedInputs<Inputs: Sequence<AnyNode>>(of inputs: Inputs) {
+    for input in inputs where input.isSuspendedLocked { resume(input) }
+  }
+
+  /// Attaches `node`, a suspended node an observer comes back to, and the suspended nodes it
+  /// is computed from, inputs first; each is computed again from what its inputs delivered
+  /// (it missed their changes while suspended) and relinked if it now reads other inputs.
+  /// Role.
+  package static func resume(_ node: AnyNode) {
+    // Post-order over the suspended part of the graph, in a loop: a suspended chain can be
+    // as deep as any other.
+    var order: [AnyNode] = []
+    var stack: [(node: AnyNode, inputs: ContiguousArray<AnyNode>, next: Int)] = []
+    var seen: Set<ObjectIdentifier> = [ObjectIdentifier(node)]
+    stack.append((node, node.lockedInputs(), 0))
+    while !stack.isEmpty {
+      let top = stack.count - 1
+      let index = stack[top].next
+      guard index < stack[top].inputs.count else {
+        order.append(stack.removeLast().node)
+        continue
+      }
+      stack[top].next = index + 1
+      let input = stack[top].inputs[index]
+      if input.isSuspendedLocked, seen.insert(ObjectIdentifier(input)).inserted {
+        stack.append((input, input.lockedInputs(), 0))
+      }
+    }
+    for next in order {
+      let root = next.home.lockRoot()
+      guard next.isSuspended, !next.isCompleted else {
+        root.lock.unlock()
+        continue
+      }
+      var rank = 0
+      for input in next.inputs {
+        rank = max(rank, input.rank + 1)
+        input.downstream.append(next)
+        input.handles += 1
+      }
+      next.rank = rank
+      next.isAttached = true
+      next.isSuspended = false
+      let inputsCompleted = next.inputs.allSatisfy(\.isCompleted)
+      // Writes delivered while it was suspended did not reach it.
+      let needsRefresh = !next.suspendedSettled || root.writeCount != next.suspendedWrites
+      root.lock.unlock()
+      if needsRefresh { next.refresh() }
+      if inputsCompleted { complete(next) }
     }
   }
 
@@ -90,6 +148,15 @@ extension AnyNode {
   }
 
   /// Counts a new reference (a Property, a subscription) that keeps this node attached.
+  /// `isSuspended`, read under the lock.
+  final var isSuspendedLocked: Bool {
+    withRootLocked { root in
+      let suspended = isSuspended && !isCompleted
+      root.lock.unlock()
+      return suspended
+    }
+  }
+
   package final func retainHandle() {
     let root = home.lockRoot()
     handles += 1
@@ -185,6 +252,7 @@ extension Engine {
 
   /// Moves `node`'s edges to `newInputs` and restores rank order. Role.
   private static func relink(_ node: AnyNode, to newInputs: [AnyNode], _ context: ThreadContext) {
+    if node.isAttached { resumeSuspendedInputs(of: newInputs) }
     let root = node.home.lockRoot()
     let oldInputs = node.inputs
     var released: [AnyNode] = []

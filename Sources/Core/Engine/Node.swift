@@ -43,6 +43,20 @@ package class AnyNode: @unchecked Sendable {
     UnsafePointer<Unmanaged<AnyNode>>?
   /// Whether `downstream` of every input lists this node. Role; written under the lock.
   @exclusivity(unchecked) @usableFromInline final var isAttached = true
+  /// Whether the node left the graph because nothing observed it (see `Engine.detach`) or was
+  /// made outside it (an unobserved computed property): its `inputs` are kept, reads compute
+  /// it on demand, and the first observer to come back attaches it again (`Engine.resume`).
+  /// Role; written under the lock.
+  @exclusivity(unchecked) @usableFromInline final var isSuspended = false
+  /// The domain's write count when the node was suspended, and whether no write was then on
+  /// its way: while the count is unchanged, the value it holds is current, and resuming need
+  /// not compute it again. Lock.
+  @exclusivity(unchecked) @usableFromInline final var suspendedWrites: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline final var suspendedSettled = false
+  /// Whether the property that wraps this node does not keep it attached: a computed
+  /// property, which is followed only while observed (a subscription, a property or a view
+  /// pass computed from it). Set before the node is shared.
+  @usableFromInline final var suspendsWhenUnobserved = false
   /// Whether this node will never change again. Role; written under the lock.
   @exclusivity(unchecked) @usableFromInline final var isCompleted = false
   /// Properties, subscriptions and attached downstream nodes that keep this node attached.

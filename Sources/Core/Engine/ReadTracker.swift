@@ -157,7 +157,13 @@ package final class ReadTracker {
   @usableFromInline
   func recordUnexpected(_ node: AnyNode) -> Bool {
     let isNew = record(unordered: node)
-    if mode == .delivery, isInDeliveredDomain(node) { return true }
+    if mode == .delivery, let isSuspended = suspendedIfInDeliveredDomain(node) {
+      // A suspended node of the delivered domain becomes a dependency of a node that is
+      // delivered to: attach it now (the delivery holds the role), computed from what its
+      // inputs deliver, rather than when the run's owner is relinked to it.
+      if isSuspended { Engine.resume(node) }
+      return true
+    }
     if isNew { versions.append((node, node.version)) }
     return false
   }
@@ -195,10 +201,16 @@ package final class ReadTracker {
     }
   }
 
-  /// Whether `node` belongs to the domain being delivered. Takes its lock.
-  private func isInDeliveredDomain(_ node: AnyNode) -> Bool {
-    guard let deliveredNode else { return false }
-    return node.rootIdentity == deliveredNode.rootIdentity
+  /// If `node` belongs to the domain being delivered, whether it is suspended (see
+  /// `AnyNode.isSuspended`); `nil` if it belongs to another. Takes its lock.
+  private func suspendedIfInDeliveredDomain(_ node: AnyNode) -> Bool? {
+    guard let deliveredNode else { return nil }
+    let (identity, isSuspended) = node.withRootLocked { root in
+      let found = (ObjectIdentifier(root), node.isSuspended && !node.isCompleted)
+      root.lock.unlock()
+      return found
+    }
+    return identity == deliveredNode.rootIdentity ? isSuspended : nil
   }
 
   /// Whether any node recorded as new has taken a write or changed since it was read.

@@ -69,9 +69,9 @@ package final class ThreadContext {
   @exclusivity(unchecked) var pullOrder: [AnyNode] = []
   @exclusivity(unchecked) var pullStack:
     [(node: AnyNode, inputs: ContiguousArray<AnyNode>, next: Int)] = []
-  /// The stamp of the pull this thread is running (see `Engine.pullInOrder`), else 0: values
+  /// The stamp of the pull this thread is running (see `Engine.pullInOrder`), if any: values
   /// pulled in it are current for its reads even if writes land meanwhile.
-  @exclusivity(unchecked) @usableFromInline var pullStamp: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var pullStamp: UInt64?
   /// Cleared by a computation on demand that read inputs its node is not linked to: its
   /// value may not be cached for the stamp (see `DerivedNode.pullOneSpecialized`).
   @exclusivity(unchecked) @usableFromInline var pulledValueIsCacheable = true
