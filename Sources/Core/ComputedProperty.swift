@@ -149,12 +149,15 @@ final class ComputedLink<Value>: @unchecked Sendable {
       // On demand (in a pull), every computation runs in the segment: the mark is the
       // role's, and a pulled value that read `@Observable` objects is only not cached.
       if mode == .latest {
-        context.segmentPulled.append(Unmanaged.passUnretained(node))
+        context.segmentPulled.append(node)
         return body()
       }
       if node.observableReads == .noneSeen {
-        node.nextSegmentRun = context.segmentDelivered
-        context.segmentDelivered = Unmanaged.passUnretained(node)
+        if !node.isListedInSegment {
+          node.isListedInSegment = true
+          node.nextSegmentRun = context.segmentDelivered
+          context.segmentDelivered = Unmanaged.passUnretained(node)
+        }
         return body()
       }
     }

@@ -107,11 +107,10 @@ extension ThreadContext {
   /// Drops the cached values of the nodes pulled in the segment under way, from `first` on.
   func uncachePulledInSegment(from first: Int) {
     for index in first..<segmentPulled.count {
-      segmentPulled[index]._withUnsafeGuaranteedRef { node in
-        node.withRootLocked { root in
-          node.hasPulledValue = false
-          root.lock.unlock()
-        }
+      let node = segmentPulled[index]
+      node.withRootLocked { root in
+        node.hasPulledValue = false
+        root.lock.unlock()
       }
     }
   }

@@ -102,6 +102,9 @@ package class AnyNode: @unchecked Sendable {
   /// The next computed property's node in the thread's list of those run untracked in the
   /// segment under way (`ThreadContext.segmentDelivered`). Role.
   @exclusivity(unchecked) @usableFromInline final var nextSegmentRun: Unmanaged<AnyNode>?
+  /// Whether the node is in that list: a node run twice in one segment (relinked to an input
+  /// that changes later in the event) is listed once, or the list would loop. Role.
+  @exclusivity(unchecked) @usableFromInline final var isListedInSegment = false
 
   /// What the node is, where it was made and what it is called, for messages and traces (see
   /// ``NodeOrigin``): set when the node is made, before it is shared; ``setName(_:)`` replaces

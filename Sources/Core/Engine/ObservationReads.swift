@@ -90,18 +90,19 @@ extension Engine {
         return {}
       })
     context.isInObservationSegment = false
-    if didRead {
-      var next = context.segmentDelivered
-      while let run = next {
-        run._withUnsafeGuaranteedRef { node in
+    var next = context.segmentDelivered
+    while let run = next {
+      run._withUnsafeGuaranteedRef { node in
+        node.isListedInSegment = false
+        if didRead {
           node.observableReads = .seen
           session.push(node)
-          next = node.nextSegmentRun
         }
+        next = node.nextSegmentRun
       }
-      // Pulled on demand from another domain: not cached (see `pullInSegment`).
-      context.uncachePulledInSegment(from: 0)
     }
+    // Pulled on demand from another domain: not cached (see `pullInSegment`).
+    if didRead { context.uncachePulledInSegment(from: 0) }
     context.segmentDelivered = nil
     context.segmentPulled.removeAll(keepingCapacity: true)
     if let outside { recomputeStep(outside, session) }

@@ -61,10 +61,11 @@ package final class ThreadContext {
   /// `Engine.recomputeSegment`).
   @exclusivity(unchecked) @usableFromInline var isInObservationSegment = false
   /// The delivered ones are listed through `AnyNode.nextSegmentRun` from `segmentDelivered`
-  /// (two stores a run); those computed on demand, in a pull, in `segmentPulled`.
+  /// (two stores a run); those computed on demand, in a pull, in `segmentPulled`, held: a
+  /// pulled node may be made and dropped inside the segment (a computed property made and
+  /// read in a computation), and must outlive the segment's end, which touches it.
   @exclusivity(unchecked) @usableFromInline var segmentDelivered: Unmanaged<AnyNode>?
-  @exclusivity(unchecked) @usableFromInline var segmentPulled: ContiguousArray<Unmanaged<AnyNode>> =
-    []
+  @exclusivity(unchecked) @usableFromInline var segmentPulled: ContiguousArray<AnyNode> = []
   /// The lists `Engine.pullInOrder` works in, kept between pulls so a pull allocates nothing.
   @exclusivity(unchecked) var pullOrder: [AnyNode] = []
   @exclusivity(unchecked) var pullStack:
