@@ -127,7 +127,7 @@ extension Engine {
   }
 
   /// Runs queued work until the domain's queue is empty, then gives up the drainer role.
-  @inlinable
+  @inlinable @inline(__always)
   static func finishDrain(of domain: Domain, _ context: ThreadContext) {
     domain.lock.lock()
     if _fastPath(
