@@ -2,8 +2,8 @@ extension Engine {
   /// Delivers a write to a source that has derived nodes; its value is staged. Role.
   ///
   /// The source is the event's only one, kept alive by the caller (the source writing itself),
-  /// so no list of sources is needed.
-  @usableFromInline
+  /// so no list of sources is needed. Inlined into its one caller, `writeThroughDerived`.
+  @inline(__always)
   static func deliverWrite(of source: AnyNode, _ context: ThreadContext) {
     context.withSession { session in
       session.markWritten(source)
