@@ -175,8 +175,9 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     }
   }
 
-  /// Runs the sinks captured by `commitStaged()`. Role, outside the lock.
-  @inlinable
+  /// Runs the sinks captured by `commitStaged()`. Role, outside the lock. (Always inlined into
+  /// the node's delivery step, whose call is then the only one.)
+  @inlinable @inline(__always)
   final func deliverCommitted(_ context: ThreadContext) {
     // Lets the previous value go, outside the lock; a plain value has nothing to let go, and
     // `commitStaged()` left `staged` equal to `delivered` already.
