@@ -7,7 +7,8 @@
 ///
 /// The work list and the changed list live in buffers the session owns and only grows, so the
 /// per-node steps of a delivery are plain loads and stores: no array uniqueness checks, no
-/// bounds checks, no reference counting.
+/// bounds checks, no reference counting. Counts and ranks are bounded by the number of nodes
+/// in memory, so they add without overflow checks.
 @usableFromInline
 final class DrainSession {
   /// Nodes waiting to be recomputed, bucketed by rank: `buckets[r]` heads a list (linked
@@ -57,7 +58,7 @@ final class DrainSession {
   func appendChanged(_ node: Unmanaged<AnyNode>) {
     if _slowPath(changedCount == changedCapacity) { growChanged() }
     (changed + changedCount).initialize(to: node)
-    changedCount += 1
+    changedCount &+= 1
   }
 
   /// Forgets the changed nodes, keeping the buffer.
@@ -96,7 +97,7 @@ final class DrainSession {
     if _slowPath(rank >= bucketCapacity) { growBuckets(toHold: rank) }
     reference._withUnsafeGuaranteedRef { $0.nextQueued = buckets[rank] }
     buckets[rank] = reference
-    queuedCount += 1
+    queuedCount &+= 1
     if rank < lowestRank { lowestRank = rank }
   }
 
@@ -123,14 +124,14 @@ final class DrainSession {
   @inline(__always)
   func popMin() -> Unmanaged<AnyNode>? {
     guard queuedCount > 0 else { return nil }
-    while buckets[lowestRank] == nil { lowestRank += 1 }
+    while buckets[lowestRank] == nil { lowestRank &+= 1 }
     let node = buckets[lowestRank].unsafelyUnwrapped
     node._withUnsafeGuaranteedRef { node in
       buckets[lowestRank] = node.nextQueued
       node.nextQueued = nil
       node.isQueued = false
     }
-    queuedCount -= 1
+    queuedCount &-= 1
     if queuedCount == 0 { lowestRank = Int.max }
     return node
   }

@@ -2,8 +2,8 @@ extension Engine {
   /// Delivers a write to a source that has derived nodes; its value is staged. Role.
   ///
   /// The source is the event's only one, kept alive by the caller (the source writing itself),
-  /// so no list of sources is needed.
-  @usableFromInline
+  /// so no list of sources is needed. Inlined into its one caller, `writeThroughDerived`.
+  @inline(__always)
   static func deliverWrite(of source: AnyNode, _ context: ThreadContext) {
     context.withSession { session in
       session.markWritten(source)
@@ -140,7 +140,7 @@ extension Engine {
   }
 
   /// Runs queued work until the domain's queue is empty, then gives up the drainer role.
-  @inlinable
+  @inlinable @inline(__always)
   static func finishDrain(of domain: Domain, _ context: ThreadContext) {
     domain.lock.lock()
     if _fastPath(

@@ -81,8 +81,22 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
         writeInBatch(value, context)
         return
       }
-      withRootLocked { root in write(value, lockedRoot: root, context) }
+      // `withRootLocked` spelled out, with the merged domain's case out of line: one function
+      // then holds the whole write, where the closure would be a call of its own.
+      let domain = home
+      domain.lock.lock()
+      guard _fastPath(!domain.isForwarded) else {
+        write(value, lockedForwardedDomain: domain, context)
+        return
+      }
+      write(value, lockedRoot: domain, context)
     }
+  }
+
+  /// `write(_:)` in a domain merged into another, entered with `domain`'s lock held.
+  @inlinable @inline(never)
+  final func write(_ value: Value, lockedForwardedDomain domain: Domain, _ context: ThreadContext) {
+    write(value, lockedRoot: domain.lockForwardedRoot(), context)
   }
 
   /// `write(_:file:line:)` while a tracer records: the write's cause is kept for its delivery

@@ -283,6 +283,14 @@ package final class ThreadContext {
   @usableFromInline
   func outermostScopeEnded() {
     scopeIdentity = 0
+    // The work out of line: what is left is a leaf function, with no registers to save.
+    if _slowPath(!cancelledDuringDelivery.isEmpty || !invalidations.isEmpty) {
+      outermostScopeEndedWithWork()
+    }
+  }
+
+  @inline(never)
+  func outermostScopeEndedWithWork() {
     if !cancelledDuringDelivery.isEmpty { cancelledDuringDelivery.removeAll(keepingCapacity: true) }
     if !invalidations.isEmpty { flushInvalidations() }
   }

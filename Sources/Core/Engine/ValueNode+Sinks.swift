@@ -31,7 +31,9 @@ extension ValueNode {
     if !completions.isEmpty, let index = completions.firstIndex(where: { $0.id == id }) {
       completion = completions.remove(at: index).handler
     }
-    guard let index = sinkIndex(of: id) else {
+    // The newest subscription first, inline: cancelling is mostly newest first.
+    let last = sinks.count &- 1
+    guard let index = last >= 0 && sinks[last].id == id ? last : sinkIndex(of: id) else {
       root.lock.unlock()
       return false
     }
