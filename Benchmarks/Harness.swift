@@ -17,9 +17,10 @@ struct Configuration {
   static let quick = Configuration(samples: 3, sampleNanoseconds: 1_000_000)
 }
 
-/// Where every sink and baseline closure adds what it receives, so the optimizer must keep the
-/// work; printed at the end as a checksum.
-// Safe: the benchmark is single-threaded; every access happens on the main thread.
+/// Where the scenarios' tallies add what their sinks received (when they are released), so
+/// the optimizer must keep the work; printed at the end as a checksum.
+// Safe: every access happens on the main thread; the threads of the two-thread rows write
+// counters of their own, which the main thread adds here after joining them.
 nonisolated(unsafe) var consumed = 0
 
 /// Consumes `value` through a call the optimizer cannot see into or delete.
@@ -33,6 +34,13 @@ func now() -> UInt64 {
   var time = timespec()
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
   return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// Writes `message` and a newline to the standard error.
+func printError(_ message: String) {
+  (message + "\n").utf8CString.withUnsafeBufferPointer {
+    _ = write(STDERR_FILENO, $0.baseAddress, $0.count - 1)
+  }
 }
 
 /// The median of `values` (which must not be empty).
@@ -102,6 +110,10 @@ struct Row {
   var unit = "ns/op"
   /// Extra facts (sink calls, layouts, the unsynchronized floor).
   var note = ""
+  /// The profiles whose instructions `--instructions` counts for this row, if any.
+  var instructions: InstructionProfiles? = nil
+  /// The counts, once `--instructions` has taken them.
+  var counts: InstructionCounts? = nil
 
   var ratio: Double? {
     guard let baseline, baseline > 0 else { return nil }
@@ -120,25 +132,44 @@ func format(_ value: Double, _ digits: Int = 1) -> String {
   return (negative ? "-" : "") + text
 }
 
-/// The report as an aligned text table.
+/// The report as an aligned text table; with instruction counts, five columns more (ours and
+/// the baseline's instructions per operation, their ratio, the target and its result) before
+/// the note.
 func table(_ rows: [Row]) -> String {
-  let header = ["scenario", "ours", "baseline", "ratio", "unit", "target", "result", "note"]
+  let counted = rows.contains { $0.counts != nil }
+  var header = ["scenario", "ours", "baseline", "ratio", "unit", "target", "result"]
+  if counted { header += ["instr", "base instr", "ratio", "instr target", "result"] }
+  header.append("note")
   let lines = rows.map { row in
-    [
+    var cells = [
       row.name, format(row.ours), row.baseline.map { format($0) } ?? "-",
       row.ratio.map { format($0, 2) + "x" } ?? "-", row.unit, row.target,
-      row.pass.map { $0 ? "pass" : "MISS" } ?? "info", row.note,
+      row.pass.map { $0 ? "pass" : "MISS" } ?? "info",
     ]
+    if counted {
+      let counts = row.counts
+      cells += [
+        counts.map { format($0.ours, 0) } ?? "-",
+        counts?.baseline.map { format($0, 0) } ?? "-",
+        counts?.ratio.map { format($0, 2) + "x" } ?? "-",
+        counts?.target?.text ?? "-",
+        counts.map { $0.pass.map { $0 ? "pass" : "MISS" } ?? "info" } ?? "-",
+      ]
+    }
+    return cells + [row.note]
   }
   let widths = header.indices.map { column in
     ([header] + lines).map { $0[column].count }.max() ?? 0
   }
+  // Numbers align right: the times and the ratio, and the counts and their ratio.
+  let numeric: Set = counted ? [1, 2, 3, 7, 8, 9] : [1, 2, 3]
   func render(_ cells: [String]) -> String {
-    cells.indices.map { column in
+    let line = cells.indices.map { column in
       let cell = cells[column]
       let padding = String(repeating: " ", count: widths[column] - cell.count)
-      return column == 0 || column >= 4 ? cell + padding : padding + cell
+      return numeric.contains(column) ? padding + cell : cell + padding
     }.joined(separator: "  ")
+    return String(line.reversed().drop { $0 == " " }.reversed())
   }
   let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
   return ([render(header), rule] + lines.map(render)).joined(separator: "\n")
@@ -148,13 +179,22 @@ func table(_ rows: [Row]) -> String {
 /// workloads' objects (`workloadObjects`) when they ran.
 func json(_ rows: [Row], workloads: [String]? = nil, mode: String) -> String {
   let objects = rows.map { row in
-    let fields = [
+    var fields = [
       "\"name\": \(jsonString(row.name))", "\"ours\": \(jsonNumber(row.ours))",
       "\"baseline\": \(jsonNumber(row.baseline))", "\"ratio\": \(jsonNumber(row.ratio))",
       "\"unit\": \(jsonString(row.unit))", "\"target\": \(jsonString(row.target))",
       "\"pass\": \(row.pass.map { $0 ? "true" : "false" } ?? "null")",
       "\"note\": \(jsonString(row.note))",
     ]
+    if let counts = row.counts {
+      let instructionFields = [
+        "\"ours\": \(jsonNumber(counts.ours))", "\"baseline\": \(jsonNumber(counts.baseline))",
+        "\"ratio\": \(jsonNumber(counts.ratio))",
+        "\"target\": \(counts.target.map { jsonString($0.text) } ?? "null")",
+        "\"pass\": \(counts.pass.map { $0 ? "true" : "false" } ?? "null")",
+      ]
+      fields.append("\"instructions\": {" + instructionFields.joined(separator: ", ") + "}")
+    }
     return "    {" + fields.joined(separator: ", ") + "}"
   }
   var text =

@@ -15,28 +15,26 @@ func startedTracer() -> Tracer {
 /// The traced rows: each operation with a tracer recording, against the same untraced.
 @MainActor
 func tracingScenarios(_ configuration: Configuration) -> [Row] {
-  let untracedSet = writes(toRelayWithSubscribers: 1)
-  let untracedDiamond = writesThroughDiamond()
-  let untracedView = setsOfOneProperty(of: WrappedView())
-  let untraced = measure([untracedSet, untracedDiamond, untracedView], configuration)
+  let untraced = measure(
+    [setAndNotify(subscribers: 1).ours, diamond().ours, setOfOneProperty().ours], configuration)
   let tracer = startedTracer()
   let traced = measure(
-    [
-      writes(toRelayWithSubscribers: 1), writesThroughDiamond(),
-      setsOfOneProperty(of: WrappedView()),
-    ], configuration)
+    [setAndNotify(subscribers: 1).ours, diamond().ours, setOfOneProperty().ours], configuration)
   tracer.stop()
   let records = tracer.takeRecords().count
   let note = "ratio: traced / untraced"
   return [
     Row(
       name: "set + notify, 1 subscriber, traced", ours: traced[0], baseline: untraced[0],
-      target: "-", pass: nil, note: note),
+      target: "-", pass: nil, note: note,
+      instructions: InstructionProfiles("set-traced", baseline: "set")),
     Row(
       name: "diamond, per write, traced", ours: traced[1], baseline: untraced[1], target: "-",
-      pass: nil, note: note),
+      pass: nil, note: note,
+      instructions: InstructionProfiles("diamond-traced", baseline: "diamond")),
     Row(
       name: "@ViewInvalidating set, traced", ours: traced[2], baseline: untraced[2],
-      target: "-", pass: nil, note: "\(note); \(records) records kept"),
+      target: "-", pass: nil, note: "\(note); \(records) records kept",
+      instructions: InstructionProfiles("view-traced", baseline: "view")),
   ]
 }

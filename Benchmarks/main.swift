@@ -1,20 +1,26 @@
-// The benchmarks of issue 8: every scenario against a hand-written baseline of the same work,
-// in one process, release build.
+// The benchmarks of issues 8 and 17: every scenario against a hand-written baseline of the same
+// work, in one process, release build. Each scenario is set up and run inside a function, with
+// sinks that are closures capturing what they update, as an app writes them (RelayScenarios).
 //
 //     swift run -c release invalidating-benchmarks            # the table
 //     swift run -c release invalidating-benchmarks --json     # the same figures as JSON
 //     swift run -c release invalidating-benchmarks --quick    # a smoke run for CI (seconds)
 //     ... --only=diamond                                      # scenarios whose name matches
+//     ... --instructions                                      # and instructions per operation
 //     ... --profile=diamond --iterations=100000               # one operation, for a profiler
 //     ... --workloads                                         # only the standard workloads
+//
+// `--instructions` adds callgrind's instructions per operation, ours and the floor's, beside
+// the times of each row that has profiles (Instructions.swift): the figures to compare on a
+// shared machine. It needs valgrind, and takes a minute or two (`--only` narrows it).
 //
 // The standard reactive-graph workloads (Workloads/) run after the scenarios, as a group of
 // their own with a table of their own: `--workloads` or `--only=workloads` runs them alone;
 // `--only=NAME` also runs the workload cases whose name contains NAME.
 //
 // Each figure is the median of several calibrated samples, taken after a warm-up, with ours
-// and the baseline sampled in turn. Exit status 0 even when a target is missed: the report
-// says so; `--strict` exits 1 on a miss.
+// and the baseline sampled in turn (the two-thread rows: wall-clock time, in turn too). Exit
+// status 0 even when a target is missed: the report says so; `--strict` exits 1 on a miss.
 
 #if canImport(Glibc)
   import Glibc
@@ -35,9 +41,10 @@ let only = option("only")
 /// Runs one scenario's operation for a profiler instead (see Profiles.swift).
 let profile = option("profile")
 let iterations = option("iterations")
-let known: Set = ["--json", "--quick", "--strict", "--help", "--workloads"]
+let known: Set = ["--json", "--quick", "--strict", "--help", "--workloads", "--instructions"]
 let usage = """
-  usage: invalidating-benchmarks [--quick] [--json] [--strict] [--workloads] [--only=NAME]
+  usage: invalidating-benchmarks [--quick] [--json] [--strict] [--instructions] [--workloads]
+                                 [--only=NAME]
          invalidating-benchmarks --profile=NAME --iterations=N
   """
 if arguments.contains("--help") || !arguments.isSubset(of: known) {
@@ -58,6 +65,16 @@ if let profile {
 }
 let quick = arguments.contains("--quick")
 let configuration: Configuration = quick ? .quick : .full
+/// Where valgrind is, when `--instructions` asks for counts.
+let valgrind: String? = arguments.contains("--instructions") ? valgrindPath() : nil
+if arguments.contains("--instructions") && valgrind == nil {
+  printError(
+    """
+    invalidating-benchmarks: --instructions counts instructions under valgrind, which is not on \
+    PATH. Install it (apt-get install -y valgrind) or run without --instructions.
+    """)
+  exit(1)
+}
 
 /// The scenarios by name, in report order; each returns its rows.
 let scenarios: [(name: String, run: () -> [Row])] = [
@@ -73,9 +90,18 @@ let scenarios: [(name: String, run: () -> [Row])] = [
   ("chain", { [mapChain(configuration)] }),
   ("diamond", { [diamond(configuration)] }),
   ("combineLatest", { [combineLatestOfSix(configuration)] }),
+  ("batch write", { [writeInBatch(configuration)] }),
   ("view", { MainActor.assumeIsolated { viewScenarios(configuration) } }),
   ("tracing", { MainActor.assumeIsolated { tracingScenarios(configuration) } }),
-  ("heap", { [heapPerSubscription()] }),
+  (
+    "heap",
+    {
+      [true, false].map { heapPerSubscription(weakly: $0, quick: quick) } + [
+        heapPerRelay(quick: quick)
+      ]
+    }
+  ),
+  ("threads", { [false, true].map { twoThreads(apart: $0, configuration) } }),
 ]
 var rows: [Row] = []
 /// `--only=workloads` names the group of workloads: all of them, and no other scenario.
@@ -83,6 +109,12 @@ let onlyWorkloads = only == "workloads"
 if !(onlyWorkloads || arguments.contains("--workloads")) {
   for scenario in scenarios where only.map({ scenario.name.contains($0) }) ?? true {
     rows.append(contentsOf: scenario.run())
+  }
+}
+if let valgrind {
+  for index in rows.indices {
+    guard let profiles = rows[index].instructions else { continue }
+    rows[index].counts = countInstructions(profiles, valgrind: valgrind, quick: quick)
   }
 }
 let workloadResults = runWorkloads(matching: onlyWorkloads ? nil : only, configuration)
@@ -93,7 +125,7 @@ if arguments.contains("--json") {
 } else {
   if !rows.isEmpty {
     print(table(rows))
-    let misses = rows.filter { $0.pass == false }.map(\.name)
+    let misses = rows.filter { $0.pass == false || $0.counts?.pass == false }.map(\.name)
     print("")
     print(misses.isEmpty ? "every target met" : "missed: " + misses.joined(separator: "; "))
   }
@@ -105,4 +137,8 @@ if arguments.contains("--json") {
   }
   print("(\(quick ? "quick" : "full") run; checksum \(consumed))")
 }
-if arguments.contains("--strict") && rows.contains(where: { $0.pass == false }) { exit(1) }
+if arguments.contains("--strict")
+  && rows.contains(where: { $0.pass == false || $0.counts?.pass == false })
+{
+  exit(1)
+}

@@ -31,22 +31,41 @@ package final class Domain: @unchecked Sendable {
   // drainer role, which only the current drainer touches. The same rules make every access
   // exclusive, so stored properties opt out of dynamic exclusivity checks
   // (`@exclusivity(unchecked)`), which would otherwise dominate the write path's cost.
-  @usableFromInline let lockStorage = Lock()
-  /// The domain's lock, borrowed from `lockStorage` (which keeps it alive as long as the domain).
-  @usableFromInline let lock: Lock.Handle
+  //
+  // Layout: a write reads or stores every field from `lock` to `isClosing`, so those sit
+  // between fields a write never touches (`lockStorage`, `forward`, `mergedCount`, and
+  // padding): at offsets 48 to 152 of a 200-byte object, each 64-byte cache line a write
+  // touches lies inside the object wherever `malloc` puts it (16-byte aligned), and shares
+  // nothing with a neighbour. Without the padding, a neighbour that another thread writes on
+  // every write of its own (the next relay's sinks array, whose reference count each delivery
+  // takes) sent the line back and forth, and two relays written from two threads took longer
+  // than one thread writing both.
 
+  @usableFromInline let lockStorage = Lock()
   /// The domain this one was merged into; guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var forward: Domain? {
     didSet { isForwarded = forward != nil }
   }
-  /// Whether `forward` is set: the hot paths test this flag, which costs no reference counting
-  /// where testing the optional reference may retain it. Guarded by `lock`.
-  @exclusivity(unchecked) @usableFromInline var isForwarded = false
   /// How many domains were merged into this one, directly or not: union by size keeps the
   /// forwarding chains logarithmic. Guarded by `lock`.
   @exclusivity(unchecked) var mergedCount = 0
+  /// Keeps the fields below off the first cache line the object may share (see above).
+  private let leadingPadding: UInt64 = 0
+
+  /// The domain's lock, borrowed from `lockStorage` (which keeps it alive as long as the domain).
+  @usableFromInline let lock: Lock.Handle
+  /// Whether `forward` is set: the hot paths test this flag, which costs no reference counting
+  /// where testing the optional reference may retain it. Guarded by `lock`.
+  @exclusivity(unchecked) @usableFromInline var isForwarded = false
   /// The threads (their contexts) currently delivering this domain; guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var drainers = Drainers()
+  /// How many writes this domain (and every domain merged into it) has taken; a new derived
+  /// node compares it at creation and at attachment to know whether its first value is stale.
+  /// Guarded by `lock`.
+  @exclusivity(unchecked) @usableFromInline var writeCount: UInt64 = 0
+  /// Source writes whose effect on derived nodes has not been committed yet; while non-zero,
+  /// derived values are read by pulling from the sources. Guarded by `lock`.
+  @exclusivity(unchecked) @usableFromInline var unsettled = 0
   /// Changes waiting for the drainer, first in, first out; guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var queue = RingBuffer<Event>()
   /// Threads waiting for their turn to deliver (see "Bounded waits" above), first come, first
@@ -56,13 +75,10 @@ package final class Domain: @unchecked Sendable {
   /// Whether the drainer is delivering the work others queued, so new writers wait their turn.
   /// Guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var isClosing = false
-  /// Source writes whose effect on derived nodes has not been committed yet; while non-zero,
-  /// derived values are read by pulling from the sources. Guarded by `lock`.
-  @exclusivity(unchecked) @usableFromInline var unsettled = 0
-  /// How many writes this domain (and every domain merged into it) has taken; a new derived
-  /// node compares it at creation and at attachment to know whether its first value is stale.
-  /// Guarded by `lock`.
-  @exclusivity(unchecked) @usableFromInline var writeCount: UInt64 = 0
+  /// Keeps the fields above off the last cache line the object may share (see above).
+  private let trailingPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
+    0, 0, 0, 0, 0, 0
+  )
 
   @usableFromInline package init() { lock = lockStorage.handle }
 
