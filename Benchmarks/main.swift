@@ -101,7 +101,7 @@ let scenarios: [(name: String, run: () -> [Row])] = [
       ]
     }
   ),
-  ("threads", { [false, true].map { twoThreads(apart: $0, configuration) } }),
+  ("parallel", { [false, true].map { twoThreads(apart: $0, configuration) } }),
 ]
 var rows: [Row] = []
 /// `--only=workloads` names the group of workloads: all of them, and no other scenario.
