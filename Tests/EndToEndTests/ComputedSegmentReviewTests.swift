@@ -206,7 +206,6 @@ struct ComputedSegmentReviewTests {
     token.cancel()
   }
 
-
   @Test func aDeliveredComputationReadsAComputedOfAnUnsettledDomain() {
     let knob = Knob()
     knob.x = 50
