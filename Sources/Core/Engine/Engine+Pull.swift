@@ -25,23 +25,14 @@ extension Engine {
       context.pullOrder = []
       context.pullStack = []
       stack.append((target, targetInputs, 0))
-      while !stack.isEmpty {
-        let top = stack.count - 1
-        let index = stack[top].next
-        guard index < stack[top].inputs.count else {
-          order.append(stack.removeLast().node)
-          continue
-        }
-        stack[top].next = index + 1
-        let input = stack[top].inputs[index]
-        guard !input.isSource else { continue }
-        let staleInputs = input.withRootLocked { root -> ContiguousArray<AnyNode>? in
+      postOrder(&stack, into: &order) { input in
+        guard !input.isSource else { return nil }
+        return input.withRootLocked { root -> ContiguousArray<AnyNode>? in
           defer { root.lock.unlock() }
           guard input.pullMark != pull else { return nil }
           input.pullMark = pull
           return input.isPullCurrent(root) ? nil : input.inputs
         }
-        if let staleInputs { stack.append((input, staleInputs, 0)) }
       }
       let outerStamp = context.pullStamp
       context.pullStamp = stamp

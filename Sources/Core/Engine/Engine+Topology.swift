@@ -12,15 +12,7 @@ extension Engine {
   static func attach<Value>(_ node: DerivedNode<Value>) {
     resumeSuspendedInputs(of: node.inputs)
     let root = node.home.lockRoot()
-    var rank = 0
-    for input in node.inputs {
-      rank = max(rank, input.rank + 1)
-      input.downstream.append(node)
-      input.handles += 1
-    }
-    node.rank = rank
-    node.isAttached = true
-    let inputsCompleted = node.inputs.allSatisfy(\.isCompleted)
+    let inputsCompleted = linkToInputs(node)
     // The value computed at creation describes the state then; recompute it from what the
     // inputs have delivered if a write was on its way then or is now, or landed since.
     let needsRefresh =
@@ -67,12 +59,58 @@ extension Engine {
   /// (it missed their changes while suspended) and relinked if it now reads other inputs.
   /// Role.
   package static func resume(_ node: AnyNode) {
-    // Post-order over the suspended part of the graph, in a loop: a suspended chain can be
-    // as deep as any other.
+    // The suspended part of the graph, inputs first.
     var order: [AnyNode] = []
-    var stack: [(node: AnyNode, inputs: ContiguousArray<AnyNode>, next: Int)] = []
+    var stack: [PostOrderFrame] = [(node, node.lockedInputs(), 0)]
     var seen: Set<ObjectIdentifier> = [ObjectIdentifier(node)]
-    stack.append((node, node.lockedInputs(), 0))
+    postOrder(&stack, into: &order) { input in
+      guard input.isSuspendedLocked, seen.insert(ObjectIdentifier(input)).inserted else {
+        return nil
+      }
+      return input.lockedInputs()
+    }
+    for next in order {
+      let root = next.home.lockRoot()
+      guard next.isSuspended, !next.isCompleted else {
+        root.lock.unlock()
+        continue
+      }
+      let inputsCompleted = linkToInputs(next)
+      next.isSuspended = false
+      // Writes delivered while it was suspended did not reach it.
+      let needsRefresh = !next.suspendedSettled || root.writeCount != next.suspendedWrites
+      root.lock.unlock()
+      if needsRefresh { next.refresh() }
+      if inputsCompleted { complete(next) }
+    }
+  }
+
+  /// Lists `node` downstream of each of its inputs, takes a handle on each, and gives it the
+  /// rank after theirs; returns whether every input has completed. Role, under the lock.
+  private static func linkToInputs(_ node: AnyNode) -> Bool {
+    var rank = 0
+    for input in node.inputs {
+      rank = max(rank, input.rank + 1)
+      input.downstream.append(node)
+      input.handles += 1
+    }
+    node.rank = rank
+    node.isAttached = true
+    return node.inputs.allSatisfy(\.isCompleted)
+  }
+
+  /// A node of a post-order walk, the inputs it opens, and the next of them to visit.
+  typealias PostOrderFrame = (node: AnyNode, inputs: ContiguousArray<AnyNode>, next: Int)
+
+  /// Walks the graph from the nodes on `stack` towards their inputs, in a loop (no recursion,
+  /// however deep the graph), appending each node to `order` after its inputs. `open(input)`
+  /// returns the inputs to walk through from `input`, or `nil` to leave it out (not part of
+  /// the walk, or already visited).
+  @inline(__always)
+  static func postOrder(
+    _ stack: inout [PostOrderFrame], into order: inout [AnyNode],
+    open: (AnyNode) -> ContiguousArray<AnyNode>?
+  ) {
     while !stack.isEmpty {
       let top = stack.count - 1
       let index = stack[top].next
@@ -82,31 +120,7 @@ extension Engine {
       }
       stack[top].next = index + 1
       let input = stack[top].inputs[index]
-      if input.isSuspendedLocked, seen.insert(ObjectIdentifier(input)).inserted {
-        stack.append((input, input.lockedInputs(), 0))
-      }
-    }
-    for next in order {
-      let root = next.home.lockRoot()
-      guard next.isSuspended, !next.isCompleted else {
-        root.lock.unlock()
-        continue
-      }
-      var rank = 0
-      for input in next.inputs {
-        rank = max(rank, input.rank + 1)
-        input.downstream.append(next)
-        input.handles += 1
-      }
-      next.rank = rank
-      next.isAttached = true
-      next.isSuspended = false
-      let inputsCompleted = next.inputs.allSatisfy(\.isCompleted)
-      // Writes delivered while it was suspended did not reach it.
-      let needsRefresh = !next.suspendedSettled || root.writeCount != next.suspendedWrites
-      root.lock.unlock()
-      if needsRefresh { next.refresh() }
-      if inputsCompleted { complete(next) }
+      if let inputs = open(input) { stack.append((input, inputs, 0)) }
     }
   }
 

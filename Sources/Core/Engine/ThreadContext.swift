@@ -68,8 +68,7 @@ package final class ThreadContext {
   @exclusivity(unchecked) @usableFromInline var segmentPulled: ContiguousArray<AnyNode> = []
   /// The lists `Engine.pullInOrder` works in, kept between pulls so a pull allocates nothing.
   @exclusivity(unchecked) var pullOrder: [AnyNode] = []
-  @exclusivity(unchecked) var pullStack:
-    [(node: AnyNode, inputs: ContiguousArray<AnyNode>, next: Int)] = []
+  @exclusivity(unchecked) var pullStack: [Engine.PostOrderFrame] = []
   /// The stamp of the pull this thread is running (see `Engine.pullInOrder`), if any: values
   /// pulled in it are current for its reads even if writes land meanwhile.
   @exclusivity(unchecked) @usableFromInline var pullStamp: UInt64?
