@@ -53,17 +53,8 @@ extension Engine {
   /// change of the object would not move the stamp they are cached for).
   @inline(never)
   static func pullInSegment(_ order: [AnyNode], at stamp: UInt64, _ context: ThreadContext) {
-    var didRead = false
-    context.isInObservationSegment = true
-    ObservableReads.track(
-      { for node in order { node.pullOne(at: stamp, context) } },
-      didRead: {
-        didRead = true
-        return {}
-      })
-    context.isInObservationSegment = false
-    if didRead { context.uncachePulledInSegment(from: 0) }
-    context.segmentPulled.removeAll(keepingCapacity: true)
+    let didRead = context.runSegment { for node in order { node.pullOne(at: stamp, context) } }
+    context.endPulledInSegment(uncaching: didRead)
   }
 
   /// Lets the inputs of `node`, a node being freed, go from a loop rather than from inside
@@ -90,19 +81,6 @@ extension AnyNode {
       let inputs = self.inputs
       root.lock.unlock()
       return inputs
-    }
-  }
-}
-
-extension ThreadContext {
-  /// Drops the cached values of the nodes pulled in the segment under way, from `first` on.
-  func uncachePulledInSegment(from first: Int) {
-    for index in first..<segmentPulled.count {
-      let node = segmentPulled[index]
-      node.withRootLocked { root in
-        node.hasPulledValue = false
-        root.lock.unlock()
-      }
     }
   }
 }

@@ -72,24 +72,16 @@ extension Engine {
     startingWith first: Unmanaged<AnyNode>, _ session: DrainSession, _ context: ThreadContext
   ) {
     var outside: Unmanaged<AnyNode>?
-    var didRead = false
-    context.isInObservationSegment = true
-    ObservableReads.track(
-      {
-        recomputeStep(first, session)
-        while let next = session.popMin() {
-          if next._withUnsafeGuaranteedRef({ $0.observableReads == .seen }) {
-            outside = next
-            break
-          }
-          recomputeStep(next, session)
+    let didRead = context.runSegment {
+      recomputeStep(first, session)
+      while let next = session.popMin() {
+        if next._withUnsafeGuaranteedRef({ $0.observableReads == .seen }) {
+          outside = next
+          break
         }
-      },
-      didRead: {
-        didRead = true
-        return {}
-      })
-    context.isInObservationSegment = false
+        recomputeStep(next, session)
+      }
+    }
     var next = context.segmentDelivered
     while let run = next {
       run._withUnsafeGuaranteedRef { node in
@@ -101,11 +93,40 @@ extension Engine {
         next = node.nextSegmentRun
       }
     }
-    // Pulled on demand from another domain: not cached (see `pullInSegment`).
-    if didRead { context.uncachePulledInSegment(from: 0) }
     context.segmentDelivered = nil
-    context.segmentPulled.removeAll(keepingCapacity: true)
+    // Pulled on demand from another domain: not cached (see `pullInSegment`).
+    context.endPulledInSegment(uncaching: didRead)
     if let outside { recomputeStep(outside, session) }
+  }
+}
+
+extension ThreadContext {
+  /// Runs `body` as a segment: under one Observation tracking, with `isInObservationSegment`
+  /// set; returns whether anything in it read an `@Observable` object.
+  func runSegment(_ body: () -> Void) -> Bool {
+    var didRead = false
+    isInObservationSegment = true
+    ObservableReads.track(body) {
+      didRead = true
+      return {}
+    }
+    isInObservationSegment = false
+    return didRead
+  }
+
+  /// Lets go of the nodes pulled in the segment that ended, first dropping their cached
+  /// values if the segment read an `@Observable` object (a change of it would not move the
+  /// stamp they are cached for).
+  func endPulledInSegment(uncaching: Bool) {
+    if uncaching {
+      for node in segmentPulled {
+        node.withRootLocked { root in
+          node.hasPulledValue = false
+          root.lock.unlock()
+        }
+      }
+    }
+    segmentPulled.removeAll(keepingCapacity: true)
   }
 }
 

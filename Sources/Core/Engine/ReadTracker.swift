@@ -60,19 +60,6 @@ package final class ReadTracker {
   /// Whether the run read other nodes than the previous run, or in another order.
   package var dependenciesChanged: Bool { !inOrder || matched != expectedCount }
 
-  /// The dependencies this run read, in first-read order.
-  package var dependencies: ContiguousArray<AnyNode> {
-    dependenciesChanged ? recorded : expectedPrefix(expectedCount)
-  }
-
-  /// The first `count` expected dependencies, as an array.
-  func expectedPrefix(_ count: Int) -> ContiguousArray<AnyNode> {
-    ContiguousArray(
-      UnsafeBufferPointer(start: expectedElements, count: count).lazy.map {
-        $0.takeUnretainedValue()
-      })
-  }
-
   /// Readies the tracker, clean from its last run (see `clear()`), for a run that expects
   /// the `count` dependencies at `elements`, which the caller keeps alive during the run.
   @inline(__always)
