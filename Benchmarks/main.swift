@@ -96,7 +96,9 @@ let scenarios: [(name: String, run: () -> [Row])] = [
   (
     "heap",
     {
-      [true, false].map { heapPerSubscription(weakly: $0, quick: quick) } + [
+      [(true, true), (false, true), (true, false), (false, false)].map {
+        heapPerSubscription(weakly: $0.0, inBag: $0.1, quick: quick)
+      } + [
         heapPerRelay(quick: quick)
       ]
     }

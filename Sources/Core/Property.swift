@@ -107,6 +107,26 @@ open class Property<Value> {
   ) -> SubscriptionToken {
     node.subscribe(emitsCurrentValue: true, onCompletion: onCompleted, sink)
   }
+
+  /// Calls `sink` at once with the current value, then with every change, in order, until
+  /// `bag` ends its subscriptions (it is released, or its `cancelAll()` is called).
+  ///
+  /// ```swift
+  /// let subscriptions = SubscriptionBag()
+  /// viewModel.count.subscribe(in: subscriptions) { print($0) }
+  /// ```
+  ///
+  /// The bag keeps the subscription for a pointer's worth of memory, with no token object.
+  ///
+  /// - Parameters:
+  ///   - bag: The bag that ends the subscription.
+  ///   - sink: Called on the thread that delivers the change, as in ``subscribe(_:)``.
+  @inlinable
+  public final func subscribe(
+    in bag: SubscriptionBag, _ sink: @escaping @Sendable (Value) -> Void
+  ) {
+    node.subscribe(in: bag, emitsCurrentValue: true, sink)
+  }
 }
 
 // Safe: the only stored property is a `let` of a Sendable node, and no type outside this package
@@ -134,25 +154,58 @@ extension ValueNode {
     let entry = SinkEntry(id: token.id, sink: sink)
     ThreadContext.withCurrent { context in
       withRootLocked { root in
-        register(entry, token, lockedRoot: root, emitsCurrentValue, onCompletion, context)
+        register(entry, .token(token), lockedRoot: root, emitsCurrentValue, onCompletion, context)
       }
     }
     return token
   }
 
+  /// Registers `sink`, in subscription order, as one of `bag`'s subscriptions.
+  ///
+  /// - Parameters: As for `subscribe(emitsCurrentValue:onCompletion:_:)`.
+  @inlinable
+  package func subscribe(
+    in bag: SubscriptionBag, emitsCurrentValue: Bool,
+    onCompletion: (@Sendable () -> Void)? = nil, _ sink: @escaping @Sendable (Value) -> Void
+  ) {
+    let (id, generation) = bag.reserve(self)
+    let entry = SinkEntry(id: id, sink: sink)
+    ThreadContext.withCurrent { context in
+      withRootLocked { root in
+        register(
+          entry, .bag(bag, generation: generation), lockedRoot: root, emitsCurrentValue,
+          onCompletion, context)
+      }
+    }
+  }
+
   /// The body of `subscribe`, entered with `root` locked.
+  ///
+  /// A bag's subscription is first claimed from the bag, which may have ended it already; a
+  /// token's cannot have ended before it is returned.
   @inlinable @inline(__always)
   func register(
-    _ entry: SinkEntry<Value>, _ token: SubscriptionToken, lockedRoot root: Domain,
+    _ entry: SinkEntry<Value>, _ owner: SubscriptionOwner, lockedRoot root: Domain,
     _ emitsCurrentValue: Bool, _ onCompletion: (@Sendable () -> Void)?, _ context: ThreadContext
   ) {
+    if case .bag(let bag, let generation) = owner, !bag.claim(entry.id, generation: generation) {
+      root.lock.unlock()
+      return
+    }
     handles += 1
     guard _fastPath(root.drainers.isEmpty) else {
-      subscribeDuringDelivery(entry, token, root, emitsCurrentValue, onCompletion, context)
+      subscribeDuringDelivery(entry, owner, root, emitsCurrentValue, onCompletion, context)
       return
     }
     Engine.takeRole(of: root, context)
-    let locked = _slowPath(isSuspended) ? resumeForSubscriber(lockedRoot: root) : root
+    var locked = root
+    if _slowPath(isSuspended) {
+      guard let resumed = resumeForSubscriber(lockedRoot: root, owner) else {
+        Engine.finishDrain(of: root, context)
+        return
+      }
+      locked = resumed
+    }
     let (value, completed) = register(entry, onCompletion, locked)
     locked.lock.unlock()
     start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
@@ -163,22 +216,29 @@ extension ValueNode {
   /// registers at once on the delivering thread, otherwise queues the registration behind it.
   @usableFromInline
   func subscribeDuringDelivery(
-    _ entry: SinkEntry<Value>, _ token: SubscriptionToken, _ root: Domain,
+    _ entry: SinkEntry<Value>, _ owner: SubscriptionOwner, _ root: Domain,
     _ emitsCurrentValue: Bool, _ onCompletion: (@Sendable () -> Void)?, _ context: ThreadContext
   ) {
     if root.isDrained(onlyBy: context) {
-      let root = isSuspended ? resumeForSubscriber(lockedRoot: root) : root
+      var root = root
+      if isSuspended {
+        guard let resumed = resumeForSubscriber(lockedRoot: root, owner) else { return }
+        root = resumed
+      }
       let (value, completed) = register(entry, onCompletion, root)
       root.lock.unlock()
       start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
     } else {
       let task: @Sendable () -> Void = { [self] in
         var root = home.lockRoot()
-        guard !token.isCancelled else {
+        guard !owner.hasEnded() else {
           root.lock.unlock()
           return
         }
-        if isSuspended { root = resumeForSubscriber(lockedRoot: root) }
+        if isSuspended {
+          guard let resumed = resumeForSubscriber(lockedRoot: root, owner) else { return }
+          root = resumed
+        }
         let (value, completed) = register(entry, onCompletion, root)
         root.lock.unlock()
         start(
@@ -191,13 +251,19 @@ extension ValueNode {
   }
 
   /// Attaches the node, suspended while nothing observed it, for a subscriber that comes to
-  /// it (see `Engine.resume`). Entered and left with the root locked (the root it returns:
-  /// computing the node again may merge its domain with others); role.
+  /// it (see `Engine.resume`). Entered with the root locked, and left with the root it returns
+  /// locked (computing the node again may merge its domain with others); role.
+  ///
+  /// Returns `nil`, unlocked, if the subscription was ended while the lock was let go (its
+  /// token cancelled or its bag emptied on another thread): it must not be registered then.
   @usableFromInline
-  func resumeForSubscriber(lockedRoot root: Domain) -> Domain {
+  func resumeForSubscriber(lockedRoot root: Domain, _ owner: SubscriptionOwner) -> Domain? {
     root.lock.unlock()
     Engine.resume(self)
-    return home.lockRoot()
+    let root = home.lockRoot()
+    guard owner.hasEnded() else { return root }
+    root.lock.unlock()
+    return nil
   }
 
   /// Adds the entry unless the node has completed; returns the value to start with (`nil`:

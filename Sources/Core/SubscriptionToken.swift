@@ -38,9 +38,7 @@ public final class SubscriptionToken: @unchecked Sendable {
 
   /// The lock that guards `node`: one of a fixed set, chosen by the token's address. It is
   /// held only to read or clear the field, never while taking another lock.
-  private var stripe: Lock.Handle {
-    subscriptionLocks[Int(truncatingIfNeeded: id >> 4) & (subscriptionLockCount - 1)]
-  }
+  private var stripe: Lock.Handle { subscriptionLock(for: UInt(truncatingIfNeeded: id)) }
 
   /// Whether the subscription has ended.
   var isCancelled: Bool {
@@ -61,24 +59,7 @@ public final class SubscriptionToken: @unchecked Sendable {
   }
 
   /// Removes the subscription from `node`, taken from `self.node` by the caller.
-  private func end(_ node: AnyNode) {
-    node.withRootLocked { root in end(node, lockedRoot: root) }
-  }
-
-  /// The body of `end(_:)`, entered with `root` locked.
-  @inline(__always)
-  private func end(_ node: AnyNode, lockedRoot root: Domain) {
-    // The thread's context is only needed when someone is delivering this domain right now.
-    let context = root.drainers.isEmpty ? nil : ThreadContext.current
-    let deliveringHere = context.map { root.drainers.contains($0.id) } ?? false
-    let unused = node.dropHandle()
-    // Unlocks; the sink's closure dies after that, outside the lock.
-    let wasRegistered = node.steps.removeSinkAndUnlock(node, id, root)
-    if wasRegistered && deliveringHere, let context {
-      context.cancelledDuringDelivery.append(ObjectIdentifier(node))
-    }
-    if unused { node.detachAfterDelivery() }
-  }
+  private func end(_ node: AnyNode) { node.endSubscription(id) }
 
   /// Keeps this subscription alive as long as `collection` holds it.
   public func store(in collection: inout [SubscriptionToken]) {
@@ -88,6 +69,30 @@ public final class SubscriptionToken: @unchecked Sendable {
   /// Keeps this subscription alive as long as `set` holds it.
   public func store(in set: inout Set<SubscriptionToken>) {
     set.insert(self)
+  }
+
+  /// Keeps this subscription alive until `bag` ends its subscriptions, when it is cancelled.
+  public func store(in bag: SubscriptionBag) {
+    bag.store(self)
+  }
+}
+
+extension AnyNode {
+  /// Removes the subscription `id` from this node, and drops the handle it counted: the end of
+  /// a token's subscription, or of one of a bag's.
+  func endSubscription(_ id: UInt64) {
+    withRootLocked { root in
+      // The thread's context is only needed when someone is delivering this domain right now.
+      let context = root.drainers.isEmpty ? nil : ThreadContext.current
+      let deliveringHere = context.map { root.drainers.contains($0.id) } ?? false
+      let unused = dropHandle()
+      // Unlocks; the sink's closure dies after that, outside the lock.
+      let wasRegistered = steps.removeSinkAndUnlock(self, id, root)
+      if wasRegistered && deliveringHere, let context {
+        context.cancelledDuringDelivery.append(ObjectIdentifier(self))
+      }
+      if unused { detachAfterDelivery() }
+    }
   }
 }
 
@@ -101,8 +106,8 @@ extension SubscriptionToken: Hashable {
   }
 }
 
-/// The locks that guard `SubscriptionToken.node`, striped by the token's address so that a token
-/// needs no lock (nor domain) of its own; a power of two.
+/// The locks that guard `SubscriptionToken.node` and a `SubscriptionBag`'s fields, striped by the token's address so that a token
+/// or bag needs no lock (nor domain) of its own; a power of two.
 // Safe: written once, by the lazy initializer, and only read after; each handle is a lock.
 nonisolated(unsafe) private let subscriptionLocks: UnsafeMutablePointer<Lock.Handle> = {
   let handles = UnsafeMutablePointer<Lock.Handle>.allocate(capacity: subscriptionLockCount)
@@ -112,6 +117,11 @@ nonisolated(unsafe) private let subscriptionLocks: UnsafeMutablePointer<Lock.Han
   }
   return handles
 }()
+
+/// The subscription lock for the object at `address`.
+func subscriptionLock(for address: UInt) -> Lock.Handle {
+  subscriptionLocks[Int(truncatingIfNeeded: address >> 4) & (subscriptionLockCount - 1)]
+}
 
 /// How many locks guard subscriptions: a power of two.
 private let subscriptionLockCount = 64

@@ -82,6 +82,34 @@ public class Signal<Element> {
     subscribe(sink, completion: onCompleted)
   }
 
+  /// Calls `sink` with every event from now on, in order, until `bag` ends its subscriptions
+  /// (it is released, or its `cancelAll()` is called).
+  ///
+  /// ```swift
+  /// let subscriptions = SubscriptionBag()
+  /// taps.subscribe(in: subscriptions) { print("tapped") }
+  /// ```
+  ///
+  /// The bag keeps the subscription for a pointer's worth of memory, with no token object.
+  ///
+  /// - Parameters:
+  ///   - bag: The bag that ends the subscription.
+  ///   - sink: Called with each event, as in ``subscribe(_:)``.
+  /// - Complexity: O(1), plus one call per event of ``startWith(_:)``.
+  @inlinable
+  public final func subscribe(
+    in bag: SubscriptionBag, _ sink: @escaping @Sendable (Element) -> Void
+  ) {
+    for event in prefix { sink(event) }
+    if let changesOf {
+      changesOf.subscribe(in: bag, emitsCurrentValue: false, sink)
+    } else {
+      node.subscribe(in: bag, emitsCurrentValue: false) { event in
+        if let event { sink(event) }
+      }
+    }
+  }
+
   @inlinable
   final func subscribe(
     _ sink: @escaping @Sendable (Element) -> Void, completion: (@Sendable () -> Void)?

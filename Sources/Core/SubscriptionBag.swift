@@ -1,0 +1,173 @@
+/// Subscriptions that end together: when the bag is released, or when ``cancelAll()`` is
+/// called.
+///
+/// ```swift
+/// final class ProfileScreen {
+///   private let subscriptions = SubscriptionBag()
+///
+///   init(model: ProfileModel) {
+///     model.name.subscribe(in: subscriptions) { print("name:", $0) }
+///     model.saved.subscribe(in: subscriptions) { print("saved") }
+///     model.status.drive { print($0) }.store(in: subscriptions)
+///   }
+/// }
+/// ```
+///
+/// A subscription made with `subscribe(in:_:)` costs less memory than one that returns a
+/// ``SubscriptionToken``: the bag keeps one pointer for it, where a token is an object of its
+/// own. Use a token for a subscription that must end on its own; use a bag for those that end
+/// with their owner. Any token can also be kept in a bag with ``SubscriptionToken/store(in:)-(SubscriptionBag)``.
+///
+/// A bag can be used from any thread. ``cancelAll()`` ends every subscription in the bag at
+/// the time of the call, with the same guarantees as ``SubscriptionToken/cancel()``; the bag
+/// stays usable, and subscriptions added to it later end with its next `cancelAll()` or its
+/// release.
+///
+/// - Complexity: Adding a subscription is amortized O(1); `cancelAll()` is O(n) in the
+///   subscriptions it ends.
+public final class SubscriptionBag: @unchecked Sendable {
+  // Safe: every stored property is read and written only under the bag's stripe of the
+  // subscription locks (see `stripe`), or in `deinit`, when nothing else refers to the bag.
+
+  /// The subscriptions' slots, in blocks that never move: a slot's address is its
+  /// subscription's identifier among its node's sinks (unique while the slot is allocated, and
+  /// never the address of a token, which is an allocation of its own).
+  ///
+  /// A slot holds its node, retained, as the bits of its pointer; the low bit is set once the
+  /// subscription counts among the node's handles (`claim`), so that ending it must remove it
+  /// from the node. An empty slot is 0.
+  private var blocks: [UnsafeMutablePointer<UInt>] = []
+
+  /// The slots in use in the last block.
+  private var usedInLast = 0
+
+  /// How many times `cancelAll()` has run: a subscription reserved in an earlier generation is
+  /// no longer the bag's, and must not be registered.
+  private var generation: UInt64 = 0
+
+  /// The tokens stored in the bag with `SubscriptionToken.store(in:)`.
+  private var tokens: [SubscriptionToken] = []
+
+  /// Creates an empty bag.
+  public init() {}
+
+  deinit {
+    let taken = (blocks, usedInLast, tokens)
+    blocks = []
+    tokens = []
+    Self.end(taken.0, usedInLast: taken.1, tokens: taken.2)
+  }
+
+  /// Ends every subscription in the bag, and cancels every token stored in it.
+  ///
+  /// Each ends as if by ``SubscriptionToken/cancel()``. A subscription added on another thread
+  /// while this runs either ends too or stays in the bag. The bag can be used again.
+  public func cancelAll() {
+    let lock = stripe
+    lock.lock()
+    let taken = (blocks, usedInLast, tokens)
+    blocks = []
+    usedInLast = 0
+    tokens = []
+    generation &+= 1
+    lock.unlock()
+    Self.end(taken.0, usedInLast: taken.1, tokens: taken.2)
+  }
+
+  /// Keeps `token` until the bag ends its subscriptions.
+  func store(_ token: SubscriptionToken) {
+    let lock = stripe
+    lock.lock()
+    tokens.append(token)
+    lock.unlock()
+  }
+
+  /// Ends the subscriptions of `blocks`, taken from a bag, and frees them; cancels `tokens`.
+  private static func end(
+    _ blocks: [UnsafeMutablePointer<UInt>], usedInLast: Int, tokens: [SubscriptionToken]
+  ) {
+    for (index, block) in blocks.enumerated() {
+      let used = index == blocks.count - 1 ? usedInLast : capacity(ofBlock: index)
+      for slot in block..<block + used where slot.pointee != 0 {
+        let bits = slot.pointee
+        let node = Unmanaged<AnyNode>.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~1)!)
+          .takeRetainedValue()
+        if bits & 1 != 0 { node.endSubscription(UInt64(UInt(bitPattern: slot))) }
+      }
+      block.deallocate()
+    }
+    for token in tokens { token.cancel() }
+  }
+
+  /// How many slots block `index` has: 4, doubling up to 256, so that a bag with a few
+  /// subscriptions stays small and one with many wastes little.
+  private static func capacity(ofBlock index: Int) -> Int { 4 << min(index, 6) }
+
+  /// The lock that guards the bag's fields: one of the subscription locks, chosen by the bag's
+  /// address. It is held only to read or write them, never while taking another lock.
+  private var stripe: Lock.Handle {
+    subscriptionLock(for: UInt(bitPattern: ObjectIdentifier(self)))
+  }
+
+  // MARK: The engine's side
+
+  /// Reserves a slot for a subscription to `node`: returns its identifier among the node's
+  /// sinks, and the generation the subscription belongs to (see `claim`).
+  @usableFromInline
+  func reserve(_ node: AnyNode) -> (id: UInt64, generation: UInt64) {
+    let retained = UInt(bitPattern: Unmanaged.passRetained(node).toOpaque())
+    let lock = stripe
+    lock.lock()
+    if blocks.isEmpty || usedInLast == Self.capacity(ofBlock: blocks.count - 1) {
+      let capacity = Self.capacity(ofBlock: blocks.count)
+      if blocks.count == blocks.capacity { blocks.reserveCapacity(blocks.count * 2 + 4) }
+      blocks.append(UnsafeMutablePointer<UInt>.allocate(capacity: capacity))
+      usedInLast = 0
+    }
+    let slot = blocks[blocks.count - 1] + usedInLast
+    slot.initialize(to: retained)
+    usedInLast += 1
+    let generation = generation
+    lock.unlock()
+    return (UInt64(UInt(bitPattern: slot)), generation)
+  }
+
+  /// Marks the subscription `id` as counted among its node's handles, unless the bag ended it
+  /// (its generation is over): then returns `false`, and it must not be registered. Called
+  /// with the node's root locked, which orders it against `cancelAll()`'s removal.
+  @usableFromInline
+  func claim(_ id: UInt64, generation: UInt64) -> Bool {
+    let lock = stripe
+    lock.lock()
+    defer { lock.unlock() }
+    guard generation == self.generation else { return false }
+    UnsafeMutablePointer<UInt>(bitPattern: UInt(id))!.pointee |= 1
+    return true
+  }
+
+  /// Whether the subscriptions of `generation` have ended.
+  @usableFromInline
+  func hasEnded(_ generation: UInt64) -> Bool {
+    let lock = stripe
+    lock.lock()
+    defer { lock.unlock() }
+    return generation != self.generation
+  }
+}
+
+/// Who ends a subscription being registered: its token, or the bag it was made in (with the
+/// bag's generation at the time).
+@usableFromInline
+enum SubscriptionOwner: Sendable {
+  case token(SubscriptionToken)
+  case bag(SubscriptionBag, generation: UInt64)
+
+  /// Whether the subscription has been ended already. Takes the owner's lock.
+  @usableFromInline
+  func hasEnded() -> Bool {
+    switch self {
+    case .token(let token): token.isCancelled
+    case .bag(let bag, let generation): bag.hasEnded(generation)
+    }
+  }
+}
