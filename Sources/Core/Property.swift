@@ -162,13 +162,19 @@ extension ValueNode {
 
   /// Registers `sink`, in subscription order, as one of `bag`'s subscriptions.
   ///
-  /// - Parameters: As for `subscribe(emitsCurrentValue:onCompletion:_:)`.
+  /// - Parameters:
+  ///   - beforeRegistering: Run once the subscription is in the bag, before it is registered:
+  ///     where a signal gives the sink its `startWith` events, so that a `cancelAll()` from
+  ///     them ends this subscription too.
+  ///   - Others: As for `subscribe(emitsCurrentValue:onCompletion:_:)`.
   @inlinable
   package func subscribe(
     in bag: SubscriptionBag, emitsCurrentValue: Bool,
-    onCompletion: (@Sendable () -> Void)? = nil, _ sink: @escaping @Sendable (Value) -> Void
+    onCompletion: (@Sendable () -> Void)? = nil, beforeRegistering: () -> Void = {},
+    _ sink: @escaping @Sendable (Value) -> Void
   ) {
     let (id, generation) = bag.reserve(self)
+    beforeRegistering()
     let entry = SinkEntry(id: id, sink: sink)
     ThreadContext.withCurrent { context in
       withRootLocked { root in
@@ -332,8 +338,12 @@ extension ValueNode {
   }
 
   /// Records that subscription `id` starts from the state of every upstream source's newest
-  /// write (see `catchingUp`). Lock; the caller is the domain's drainer (inputs are stable).
+  /// write (see `catchingUp`), unless it ended since it was registered (cancelled on another
+  /// thread, or its bag emptied): a record left for it would outlive it, and its identifier
+  /// can be taken again. Lock; the caller is the domain's drainer (inputs are stable, and a
+  /// subscription registered on another thread meanwhile waits behind it).
   final func addCatchUpRecord(_ id: UInt64) {
+    guard sinkIndex(of: id) != nil else { return }
     var upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)] = []
     var seen: Set<ObjectIdentifier> = []
     var work: [AnyNode] = [self]

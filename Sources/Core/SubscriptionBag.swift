@@ -94,9 +94,29 @@ public final class SubscriptionBag: @unchecked Sendable {
           .takeRetainedValue()
         if bits & 1 != 0 { node.endSubscription(UInt64(UInt(bitPattern: slot))) }
       }
-      block.deallocate()
     }
+    free(blocks)
     for token in tokens { token.cancel() }
+  }
+
+  /// Frees `blocks`, whose subscriptions have ended.
+  ///
+  /// A slot's address is an identifier that a delivery under way on this thread may still
+  /// hold (the sinks it captured), and `ValueNode.wasCancelled` tells a sink cancelled
+  /// meanwhile from one registered since under the same identifier by comparing closures too;
+  /// a subscription made again with the same closure (`cancelAll()` then `subscribe(in:)`
+  /// from a sink, a common way to rebind) would pass for the cancelled one. So while this
+  /// thread has cancelled sinks of a delivery under way, the blocks are freed only when that
+  /// list is cleared, at the end of the outermost scope, and no new slot can take their
+  /// addresses before.
+  private static func free(_ blocks: [UnsafeMutablePointer<UInt>]) {
+    guard !blocks.isEmpty else { return }
+    let context = ThreadContext.current
+    if context.scopeDepth > 0 && !context.cancelledDuringDelivery.isEmpty {
+      context.slotBlocksToFree.append(contentsOf: blocks)
+    } else {
+      for block in blocks { block.deallocate() }
+    }
   }
 
   /// How many slots block `index` has: 4, doubling up to 256, so that a bag with a few

@@ -100,11 +100,19 @@ public class Signal<Element> {
   public final func subscribe(
     in bag: SubscriptionBag, _ sink: @escaping @Sendable (Element) -> Void
   ) {
-    for event in prefix { sink(event) }
+    // The prefix is given once the subscription is in the bag: a `cancelAll()` from the sink
+    // then ends it, as it would end a property's subscription from its first value.
+    let prefix = prefix
     if let changesOf {
-      changesOf.subscribe(in: bag, emitsCurrentValue: false, sink)
+      changesOf.subscribe(
+        in: bag, emitsCurrentValue: false,
+        beforeRegistering: { for event in prefix { sink(event) } },
+        sink)
     } else {
-      node.subscribe(in: bag, emitsCurrentValue: false) { event in
+      node.subscribe(
+        in: bag, emitsCurrentValue: false,
+        beforeRegistering: { for event in prefix { sink(event) } }
+      ) { event in
         if let event { sink(event) }
       }
     }

@@ -81,6 +81,11 @@ package final class ThreadContext {
   @exclusivity(unchecked) var isReleasing = false
   /// Subscriptions cancelled on this thread while their node's delivery was under way.
   @exclusivity(unchecked) @usableFromInline var cancelledDuringDelivery: [ObjectIdentifier] = []
+  /// Slot blocks of subscription bags emptied on this thread while `cancelledDuringDelivery`
+  /// was in use: freed with it, at the end of the outermost scope, so that no subscription
+  /// made meanwhile gets the identifier of a sink the delivery under way still holds (see
+  /// `SubscriptionBag.free(_:)`).
+  @exclusivity(unchecked) var slotBlocksToFree: [UnsafeMutablePointer<UInt>] = []
   /// The scratch space of this thread's deliveries (see `withSession(_:)`): one used in place,
   /// and a pool for deliveries nested in it (a sink writing another domain).
   let primarySession = DrainSession()
@@ -291,6 +296,10 @@ package final class ThreadContext {
   @inline(never)
   func outermostScopeEndedWithWork() {
     if !cancelledDuringDelivery.isEmpty { cancelledDuringDelivery.removeAll(keepingCapacity: true) }
+    if !slotBlocksToFree.isEmpty {
+      for block in slotBlocksToFree { block.deallocate() }
+      slotBlocksToFree.removeAll()
+    }
     if !invalidations.isEmpty { flushInvalidations() }
   }
 }

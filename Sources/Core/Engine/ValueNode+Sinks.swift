@@ -31,6 +31,9 @@ extension ValueNode {
     if !completions.isEmpty, let index = completions.firstIndex(where: { $0.id == id }) {
       completion = completions.remove(at: index).handler
     }
+    // The identifier may be taken again (a token's address once it is freed, a bag's slot
+    // once the bag is emptied): a new subscription must not inherit this one's record.
+    if _slowPath(hasCatchingUpSinks) { dropCatchUpRecord(of: id) }
     // The newest subscription first, inline: cancelling is mostly newest first.
     let last = sinks.count &- 1
     guard let index = last >= 0 && sinks[last].id == id ? last : sinkIndex(of: id) else {
@@ -51,6 +54,13 @@ extension ValueNode {
     withExtendedLifetime(removed) {}
     withExtendedLifetime(completion) {}
     return true
+  }
+
+  /// Forgets the catching-up record of the subscription `id`, which ended. Lock.
+  @usableFromInline
+  final func dropCatchUpRecord(of id: UInt64) {
+    catchingUp.removeAll { $0.id == id }
+    hasCatchingUpSinks = !catchingUp.isEmpty
   }
 
   /// The index of the sink `id`, searching from both ends (subscriptions are mostly cancelled
