@@ -103,18 +103,16 @@ public class Signal<Element> {
     // The prefix is given once the subscription is in the bag: a `cancelAll()` from the sink
     // then ends it, as it would end a property's subscription from its first value.
     let prefix = prefix
+    let givePrefix = { for event in prefix { sink(event) } }
     if let changesOf {
       changesOf.subscribe(
-        in: bag, emitsCurrentValue: false,
-        beforeRegistering: { for event in prefix { sink(event) } },
-        sink)
+        in: bag, emitsCurrentValue: false, beforeRegistering: givePrefix, sink)
     } else {
-      node.subscribe(
-        in: bag, emitsCurrentValue: false,
-        beforeRegistering: { for event in prefix { sink(event) } }
-      ) { event in
+      let eventSink: @Sendable (Element?) -> Void = { event in
         if let event { sink(event) }
       }
+      node.subscribe(
+        in: bag, emitsCurrentValue: false, beforeRegistering: givePrefix, eventSink)
     }
   }
 
