@@ -316,7 +316,7 @@ extension ValueNode {
       let root = home.lockRoot()
       if root.writeCount == stamp {
         // No write landed while computing: the value is that of the sources' newest writes.
-        addCatchUpRecord(id)
+        addCatchUpRecord(id, root)
         root.lock.unlock()
         return value
       }
@@ -333,7 +333,7 @@ extension ValueNode {
   @usableFromInline
   func recordCatchUp(subscription id: UInt64) {
     let root = home.lockRoot()
-    addCatchUpRecord(id)
+    addCatchUpRecord(id, root)
     root.lock.unlock()
   }
 
@@ -342,7 +342,7 @@ extension ValueNode {
   /// thread, or its bag emptied): a record left for it would outlive it, and its identifier
   /// can be taken again. Lock; the caller is the domain's drainer (inputs are stable, and a
   /// subscription registered on another thread meanwhile waits behind it).
-  final func addCatchUpRecord(_ id: UInt64) {
+  final func addCatchUpRecord(_ id: UInt64, _ root: Domain) {
     guard sinkIndex(of: id) != nil else { return }
     var upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)] = []
     var seen: Set<ObjectIdentifier> = []
@@ -358,6 +358,8 @@ extension ValueNode {
       }
     }
     guard behind else { return }
+    // Listed in the domain, to be dropped once caught up even if no delivery changes the node.
+    if !hasCatchingUpSinks { root.catchingUpNodes.append(self) }
     catchingUp.append((id, upstream))
     hasCatchingUpSinks = true
   }

@@ -75,6 +75,12 @@ package final class Domain: @unchecked Sendable {
   /// Whether the drainer is delivering the work others queued, so new writers wait their turn.
   /// Guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var isClosing = false
+  /// Derived nodes that have catching-up records (see `ValueNode.catchingUp`), checked at the
+  /// end of every delivery's commit: a record is caught up by the delivery of the writes it
+  /// waits for, and a node that delivery did not change (a `removeDuplicates`, a switch to an
+  /// equal value) does not commit, so it would keep the record, and take the next change for
+  /// the repeat of its subscriber's first value. Guarded by `lock`.
+  @exclusivity(unchecked) @usableFromInline var catchingUpNodes: [AnyNode] = []
   /// Keeps the fields above off the last cache line the object may share (see above).
   private let trailingPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
     0, 0, 0, 0, 0, 0
@@ -267,6 +273,8 @@ extension Domain {
       loser.isClosing = false
       survivor.unsettled += loser.unsettled
       survivor.writeCount &+= loser.writeCount
+      survivor.catchingUpNodes.append(contentsOf: loser.catchingUpNodes)
+      loser.catchingUpNodes = []
       loser.unsettled = 0
       high.lock.unlock()
       low.lock.unlock()

@@ -26,6 +26,8 @@
     ///   captured sinks, and the session's work list and changed list are empty.
     /// - Sinks: `deadSinks` counts the tombstones, none is last, and none follows
     ///   `firstLiveSink` unskipped at the front.
+    /// - Catching up: a derived node with catching-up records is listed in its root's
+    ///   `catchingUpNodes`, and none of its records is caught up.
     /// - Domain: the root is not forwarded; the forwarding chain of every node reaches it; a
     ///   free role means an empty queue and no waiting thread; counts are not negative.
     static func checkInvariants(around start: AnyNode, session: DrainSession? = nil) {
@@ -50,6 +52,7 @@
         check(!node.isQueued && node.nextQueued == nil, "a node left in the work list")
         check(!node.isChanged, "a node left marked changed")
         node.checkValueInvariants()
+        node.checkCatchUpInvariants(root)
         var attachedDownstream = 0
         for child in node.downstream {
           check(child.isAttached, "a detached node listed downstream")

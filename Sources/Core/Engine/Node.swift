@@ -156,6 +156,10 @@ package class AnyNode: @unchecked Sendable {
   #if DEBUG
     /// The invariants of the node's value and sinks (see `Engine.checkInvariants`). Lock.
     func checkValueInvariants() {}
+
+    /// The invariants of the node's catching-up records, `root` being its root, after a
+    /// delivery (see `Engine.checkInvariants`). Lock.
+    func checkCatchUpInvariants(_ root: Domain) {}
   #endif
 
   /// Whether the pulled value (`hasPulledValue`) is current: computed at `stamp`, the domain's
@@ -168,6 +172,10 @@ package class AnyNode: @unchecked Sendable {
 
   /// How many subscriptions the node has, the cancelled ones left out. Lock.
   var liveSinkCount: Int { 0 }
+
+  /// Drops the node's catching-up records that are caught up (see `Domain.catchingUpNodes`);
+  /// returns whether any are left. Lock.
+  func dropCaughtUpRecords() -> Bool { false }
 
   /// Whether reading the node's current value needs no computing: a source, a settled value,
   /// or a pulled value that is current. Lock (of `root`, this node's root domain).

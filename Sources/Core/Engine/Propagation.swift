@@ -78,6 +78,7 @@ extension Engine {
         source.withRootLocked { root in
           for node in changed { node._withUnsafeGuaranteedRef { $0.steps.commit($0) } }
           root.unsettled -= writes
+          if _slowPath(!root.catchingUpNodes.isEmpty) { root.dropCaughtUpRecords() }
           root.lock.unlock()
         }
       }
@@ -90,6 +91,14 @@ extension Engine {
           let root = node.home.lockRoot()
           node.steps.commit(node)
           if node.isSource { root.unsettled -= 1 }
+          root.lock.unlock()
+        }
+      }
+      // Once every domain has committed (see `Domain.catchingUpNodes`).
+      for node in changed where node._withUnsafeGuaranteedRef({ $0.isSource }) {
+        node._withUnsafeGuaranteedRef { node in
+          let root = node.home.lockRoot()
+          if !root.catchingUpNodes.isEmpty { root.dropCaughtUpRecords() }
           root.lock.unlock()
         }
       }

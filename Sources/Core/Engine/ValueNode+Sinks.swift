@@ -33,7 +33,7 @@ extension ValueNode {
     }
     // The identifier may be taken again (a token's address once it is freed, a bag's slot
     // once the bag is emptied): a new subscription must not inherit this one's record.
-    if _slowPath(hasCatchingUpSinks) { dropCatchUpRecord(of: id) }
+    if _slowPath(hasCatchingUpSinks) { dropCatchUpRecord(of: id, root: root) }
     // The newest subscription first, inline: cancelling is mostly newest first.
     let last = sinks.count &- 1
     guard let index = last >= 0 && sinks[last].id == id ? last : sinkIndex(of: id) else {
@@ -58,9 +58,23 @@ extension ValueNode {
 
   /// Forgets the catching-up record of the subscription `id`, which ended. Lock.
   @usableFromInline
-  final func dropCatchUpRecord(of id: UInt64) {
+  final func dropCatchUpRecord(of id: UInt64, root: Domain) {
     catchingUp.removeAll { $0.id == id }
     hasCatchingUpSinks = !catchingUp.isEmpty
+    // Not kept listed for nothing: the list holds the node, and the node its domain.
+    if !hasCatchingUpSinks { root.catchingUpNodes.removeAll { $0 === self } }
+  }
+
+  /// Whether every source of `record` has delivered the write it waits for. Lock.
+  @inline(__always)
+  final func isCaughtUp(
+    _ record: (id: UInt64, upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)])
+  )
+    -> Bool
+  {
+    record.upstream.allSatisfy { source, seq in
+      source._withUnsafeGuaranteedRef { $0.deliveredSeq } >= seq
+    }
   }
 
   /// The index of the sink `id`, searching from both ends (subscriptions are mostly cancelled
@@ -102,5 +116,14 @@ extension ValueNode {
     }
     if sinks.isEmpty { firstLiveSink = 0 }
     firstLiveSink = min(firstLiveSink, sinks.count)
+  }
+}
+
+extension Domain {
+  /// Drops the records that the delivery just committed has caught up, from the nodes it did
+  /// not change (see `catchingUpNodes`), and forgets the nodes left with none. Lock.
+  @usableFromInline
+  func dropCaughtUpRecords() {
+    catchingUpNodes.removeAll { !$0.dropCaughtUpRecords() }
   }
 }

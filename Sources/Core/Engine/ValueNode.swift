@@ -222,6 +222,12 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
 
   override final var liveSinkCount: Int { sinks.count - deadSinks }
 
+  override final func dropCaughtUpRecords() -> Bool {
+    catchingUp.removeAll { isCaughtUp($0) }
+    hasCatchingUpSinks = !catchingUp.isEmpty
+    return hasCatchingUpSinks
+  }
+
   override final func takeCompletionHandlers(
     released: inout [Any]
   ) -> [@Sendable () -> Void] {
@@ -247,6 +253,15 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
         firstLiveSink <= sinks.count && sinks[..<firstLiveSink].allSatisfy { $0.id == 0 },
         "firstLiveSink \(firstLiveSink) skips a live sink")
       Engine.check(hasCatchingUpSinks == !catchingUp.isEmpty, "hasCatchingUpSinks out of date")
+    }
+
+    override final func checkCatchUpInvariants(_ root: Domain) {
+      guard hasCatchingUpSinks && !isSource else { return }
+      Engine.check(
+        root.catchingUpNodes.contains { $0 === self },
+        "a node with catching-up records not listed in its domain")
+      Engine.check(
+        !catchingUp.contains { isCaughtUp($0) }, "a caught-up record left after its delivery")
     }
   #endif
 }
