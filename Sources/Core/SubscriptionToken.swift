@@ -80,6 +80,7 @@ public final class SubscriptionToken: @unchecked Sendable {
 extension AnyNode {
   /// Removes the subscription `id` from this node, and drops the handle it counted: the end of
   /// a token's subscription, or of one of a bag's.
+  @inline(__always)
   func endSubscription(_ id: UInt64) {
     withRootLocked { root in
       // The thread's context is only needed when someone is delivering this domain right now.
