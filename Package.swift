@@ -22,8 +22,9 @@ let package = Package(
   targets: [
     .target(
       name: "InvalidatingCore", dependencies: ["InvalidatingThreadLocal"], path: "Sources/Core"),
-    // The engine's per-thread context as a C thread-local variable (see ThreadContext.swift);
-    // empty on Apple platforms.
+    // The engine's C helpers, named for the first: the per-thread context as a C thread-local
+    // variable (see ThreadContext.swift) and the engine's futex lock (see Lock.swift); empty on
+    // Apple platforms.
     .target(name: "InvalidatingThreadLocal", path: "Sources/ThreadLocal"),
     .target(
       name: "InvalidatingBinding", dependencies: ["InvalidatingCore"], path: "Sources/Binding"),

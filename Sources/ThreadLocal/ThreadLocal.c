@@ -1,9 +1,60 @@
 #include "InvalidatingThreadLocal.h"
 
 #if !defined(__APPLE__)
-// `nodebug`: valgrind 3.19 (scripts/count-instructions) gives up reading a program whose debug
-// information describes this variable.
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// `nodebug`, here and on every function below: valgrind 3.19 (scripts/count-instructions) gives
+// up reading a program whose debug information describes this variable, or this file's
+// functions (it fails on the DWARF 5 clang writes for them), so the file has none. For the same
+// reason the futex calls pass no `NULL`: the unused arguments are `0L` (`syscall` reads every
+// argument as a `long`), since a `void *` argument alone brings the file's debug information
+// back.
 __thread void *_Nullable invalidating_thread_context __attribute__((tls_model("initial-exec"), nodebug));
+
+// How many times a thread that finds the lock taken polls it before sleeping in the kernel.
+// The engine holds its locks for a few loads and stores, so a holder running on another core
+// usually releases within a few polls; a holder that was preempted is not waited for long
+// (each poll's pause takes tens of cycles, up to about 140 on recent Intel cores).
+#define INVALIDATING_LOCK_SPINS 40
+
+// Tells the core that this is a spin-wait loop: on x86 `pause` saves power and avoids the
+// memory-order mis-speculation on exit; `yield` is ARM's hint.
+static inline __attribute__((always_inline, nodebug)) void invalidating_lock_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+__attribute__((nodebug)) void invalidating_lock_lock_contended(uint32_t *_Nonnull state) {
+  // Spin: relaxed loads until the word reads 0, then one try to take it as the fast path does.
+  for (int spin = 0; spin < INVALIDATING_LOCK_SPINS; spin++) {
+    invalidating_lock_pause();
+    if (__atomic_load_n(state, __ATOMIC_RELAXED) == 0) {
+      uint32_t expected = 0;
+      if (__atomic_compare_exchange_n(state, &expected, 1, 0, __ATOMIC_ACQUIRE,
+                                      __ATOMIC_RELAXED)) {
+        return;
+      }
+    }
+  }
+  // Sleep: mark the word 2 (someone waits) and sleep while it stays 2. The exchange that finds
+  // it 0 has taken the lock, leaving it at 2: the unlock then makes a wake-up call that may
+  // find no one to wake, the price of not counting waiters. A wait that returns early (the
+  // word changed before the kernel compared it: EAGAIN; a signal: EINTR) just goes round.
+  uint32_t found = __atomic_exchange_n(state, 2, __ATOMIC_ACQUIRE);
+  while (found != 0) {
+    syscall(SYS_futex, state, FUTEX_WAIT_PRIVATE, 2, 0L, 0L, 0L);
+    found = __atomic_exchange_n(state, 2, __ATOMIC_ACQUIRE);
+  }
+}
+
+__attribute__((nodebug)) void invalidating_lock_wake(uint32_t *_Nonnull state) {
+  syscall(SYS_futex, state, FUTEX_WAKE_PRIVATE, 1, 0L, 0L, 0L);
+}
 #else
 // Nothing to define on Apple platforms (see the header); C wants a declaration per file.
 typedef int invalidating_thread_local_unused;

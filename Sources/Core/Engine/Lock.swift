@@ -5,16 +5,37 @@
 #elseif canImport(Musl)
   import Musl
 #endif
+// Where available (not on Apple platforms, nor where the module is not built, as when
+// scripts/check-apple-glue emits this module alone), the lock is the C module's futex lock.
+#if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+  import InvalidatingThreadLocal
+#endif
 
 /// The engine's mutual-exclusion lock: `os_unfair_lock` on Apple platforms (available since
-/// iOS 10 / macOS 10.12, so nothing newer than the package's minimums is needed) and a
-/// `pthread_mutex_t` elsewhere. (The standard library's `Mutex` takes a fifth of the
-/// instructions on Linux, but asks the kernel for the thread id on every lock and unlock: an
-/// uncontended round trip measured 3x slower here.)
+/// iOS 10 / macOS 10.12, so nothing newer than the package's minimums is needed) and elsewhere
+/// a futex lock of our own, a 32-bit word (`invalidating_lock_lock` and
+/// `invalidating_lock_unlock` in `Sources/ThreadLocal`).
 ///
-/// The lock lives at a stable heap address, as both primitives require. It is never held while
-/// user code runs: the engine takes it for a few loads and stores and releases it before calling
-/// any sink, transform or invalidator.
+/// Why not `pthread_mutex_t` on Linux: its uncontended lock and unlock are two calls through
+/// the PLT and about 50 instructions, most of a `Property.value` read. The futex lock's fast
+/// paths are inlined here: locking is one compare-exchange from 0 to 1 (acquire), unlocking
+/// one exchange to 0 (release), and only a lock that finds the word taken, or an unlock that
+/// finds a thread may be sleeping on it, calls out of line (a short spin, then
+/// `FUTEX_WAIT_PRIVATE`; `FUTEX_WAKE_PRIVATE`). While the process has a single thread
+/// (glibc's `__libc_single_threaded`) both are a plain load and store instead, as in glibc's
+/// own mutex: an atomic read-modify-write costs about 10 ns on the project's machine, and
+/// without this a read in a single-threaded program (the benchmark) took more than twice as
+/// long as with the mutex, which skips them there too. Every access to the word is a C `__atomic`
+/// builtin, so ThreadSanitizer sees the acquire and release and the happens-before they carry.
+/// The lock is not recursive, and does not check its owner. (The standard library's `Mutex`
+/// asks the kernel for the thread id on every lock and unlock: an uncontended round trip
+/// measured 3x slower than the `pthread_mutex_t` here.) Where the C module is not on the
+/// import path (scripts/check-apple-glue type-checks this module alone), a `pthread_mutex_t`
+/// stands in.
+///
+/// The lock lives at a stable heap address, as every one of these primitives requires. It is
+/// never held while user code runs: the engine takes it for a few loads and stores and releases
+/// it before calling any sink, transform or invalidator.
 ///
 /// The primitive has a block of `Lock.lineSize` bytes to itself, aligned to it: every lock and
 /// unlock writes it, so a neighbour in the same cache line (the next relay's lock or fields,
@@ -40,6 +61,8 @@ package final class Lock: @unchecked Sendable {
     handle = Handle(primitive: block.bindMemory(to: Handle.Primitive.self, capacity: 1))
     #if canImport(Darwin)
       handle.primitive.initialize(to: os_unfair_lock())
+    #elseif canImport(InvalidatingThreadLocal)
+      handle.primitive.initialize(to: 0)
     #else
       handle.primitive.initialize(to: pthread_mutex_t())
       let result = pthread_mutex_init(handle.primitive, nil)
@@ -48,7 +71,7 @@ package final class Lock: @unchecked Sendable {
   }
 
   deinit {
-    #if !canImport(Darwin)
+    #if !canImport(Darwin) && !canImport(InvalidatingThreadLocal)
       pthread_mutex_destroy(handle.primitive)
     #endif
     handle.primitive.deinitialize(count: 1)
@@ -69,6 +92,9 @@ package final class Lock: @unchecked Sendable {
     // Safe: as for Lock; the owner keeps the primitive allocated.
     #if canImport(Darwin)
       @usableFromInline typealias Primitive = os_unfair_lock
+    #elseif canImport(InvalidatingThreadLocal)
+      /// 0 unlocked, 1 locked, 2 locked with possibly a thread sleeping on it.
+      @usableFromInline typealias Primitive = UInt32
     #else
       @usableFromInline typealias Primitive = pthread_mutex_t
     #endif
@@ -84,6 +110,8 @@ package final class Lock: @unchecked Sendable {
     package func lock() {
       #if canImport(Darwin)
         os_unfair_lock_lock(primitive)
+      #elseif canImport(InvalidatingThreadLocal)
+        invalidating_lock_lock(primitive)
       #else
         pthread_mutex_lock(primitive)
       #endif
@@ -93,6 +121,8 @@ package final class Lock: @unchecked Sendable {
     package func unlock() {
       #if canImport(Darwin)
         os_unfair_lock_unlock(primitive)
+      #elseif canImport(InvalidatingThreadLocal)
+        invalidating_lock_unlock(primitive)
       #else
         pthread_mutex_unlock(primitive)
       #endif

@@ -1,13 +1,27 @@
-// The calling thread's engine context (see ThreadContext.swift), in a C thread-local variable:
-// Swift has no thread-local storage of its own on Linux, and `pthread_getspecific` costs a call
-// and a lazily made key on every write and subscription. With the initial-exec model the read
-// inlined into Swift is two instructions (an offset from the thread pointer, then a load).
+// The engine's C helpers off Apple platforms. The module is named for the first of them, and
+// now holds two:
 //
-// Apple platforms keep `pthread_getspecific` (cheap there), so nothing is declared for them.
+// - The calling thread's engine context (see ThreadContext.swift), in a C thread-local
+//   variable: Swift has no thread-local storage of its own on Linux, and `pthread_getspecific`
+//   costs a call and a lazily made key on every write and subscription. With the initial-exec
+//   model the read inlined into Swift is two instructions (an offset from the thread pointer,
+//   then a load).
+// - The engine's lock (see Lock.swift), a futex-based mutex: its uncontended lock and unlock
+//   are one atomic instruction each (a plain load or store while the process has one thread),
+//   inlined into Swift, where a `pthread_mutex_t` round trip is two calls through the PLT and
+//   about 50 instructions.
+//
+// Apple platforms keep `pthread_getspecific` and `os_unfair_lock` (cheap there), so nothing is
+// declared for them.
 #ifndef INVALIDATING_THREAD_LOCAL_H
 #define INVALIDATING_THREAD_LOCAL_H
 
 #if !defined(__APPLE__)
+
+#include <stdint.h>
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+#include <sys/single_threaded.h>
+#endif
 
 /// The calling thread's `ThreadContext`, retained by its pthread key (whose destructor clears
 /// this at thread exit), or null before the thread's first use of the engine.
@@ -28,6 +42,75 @@ static inline __attribute__((always_inline)) void *_Nullable invalidating_thread
 static inline __attribute__((always_inline)) void invalidating_thread_context_set(
     void *_Nullable context) {
   invalidating_thread_context = context;
+}
+
+// The lock: a 32-bit word, 0 unlocked, 1 locked, 2 locked with possibly a thread waiting on
+// it in the kernel (mutex 3 of Ulrich Drepper's "Futexes Are Tricky"). A zeroed word is an
+// unlocked lock; it needs no destruction. The word must stay at one address while any thread
+// may use it, and be shared by threads of one process only (the futex calls are private).
+//
+// Every access is a GCC/Clang `__atomic` builtin: lock acquires and unlock releases, which is
+// the happens-before edge ThreadSanitizer sees (it does not see the futex calls, nor need to).
+// While the process has only one thread there is no one to order with, and the fast paths
+// use relaxed loads and stores instead (see `invalidating_lock_lock`).
+
+/// Locks `state` after its fast path failed: spins briefly, then sleeps in the kernel until
+/// the word is released. Out of line: only contention comes here.
+void invalidating_lock_lock_contended(uint32_t *_Nonnull state);
+
+/// Wakes one thread sleeping on `state`, after an unlock found the word at 2.
+void invalidating_lock_wake(uint32_t *_Nonnull state);
+
+/// True when the calling thread is the process's only thread: glibc's `__libc_single_threaded`,
+/// false from the first `pthread_create` on. Elsewhere (musl, glibc before 2.32) always false.
+static inline __attribute__((always_inline)) int invalidating_lock_single_threaded(void) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+  return __libc_single_threaded;
+#else
+  return 0;
+#endif
+}
+
+/// Locks `state`: one compare-exchange from 0 to 1 (acquire) when the lock is free, the
+/// out-of-line slow path otherwise. Not recursive.
+///
+/// While the process has one thread, no other thread can see the word, so a free lock is taken
+/// with a plain load and store instead, as glibc's own `pthread_mutex_lock` does: an atomic
+/// read-modify-write costs tens of cycles. (A thread made later synchronizes with its maker,
+/// and finds the word as the maker left it.)
+static inline __attribute__((always_inline)) void invalidating_lock_lock(
+    uint32_t *_Nonnull state) {
+  if (invalidating_lock_single_threaded() && __atomic_load_n(state, __ATOMIC_RELAXED) == 0) {
+    __atomic_store_n(state, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  uint32_t expected = 0;
+  if (__builtin_expect(!__atomic_compare_exchange_n(state, &expected, 1, 0, __ATOMIC_ACQUIRE,
+                                                    __ATOMIC_RELAXED),
+                       0)) {
+    invalidating_lock_lock_contended(state);
+  }
+}
+
+/// Unlocks `state`, which the calling thread locked: one exchange to 0 (release), and a wake-up
+/// call only if a thread may be waiting. While the process has one thread, nobody waits: a
+/// plain store.
+static inline __attribute__((always_inline)) void invalidating_lock_unlock(
+    uint32_t *_Nonnull state) {
+  if (invalidating_lock_single_threaded()) {
+    __atomic_store_n(state, 0, __ATOMIC_RELAXED);
+    return;
+  }
+  if (__builtin_expect(__atomic_exchange_n(state, 0, __ATOMIC_RELEASE) == 2, 0)) {
+    invalidating_lock_wake(state);
+  }
+}
+
+/// The word's current value (0, 1 or 2), with no ordering: for tests that wait until a thread
+/// sleeps on the lock. The engine never reads it.
+static inline __attribute__((always_inline)) uint32_t invalidating_lock_load(
+    uint32_t *_Nonnull state) {
+  return __atomic_load_n(state, __ATOMIC_RELAXED);
 }
 
 #endif
