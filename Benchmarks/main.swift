@@ -104,6 +104,8 @@ let scenarios: [(name: String, run: () -> [Row])] = [
     }
   ),
   ("parallel", { [false, true].map { twoThreads(apart: $0, configuration) } }),
+  // Last: it leaves the process with threads (see `readWithThreads`).
+  ("read, threads", { [readWithThreads(configuration)] }),
 ]
 var rows: [Row] = []
 /// `--only=workloads` names the group of workloads: all of them, and no other scenario.
