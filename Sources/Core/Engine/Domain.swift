@@ -49,8 +49,17 @@ package final class Domain: @unchecked Sendable {
   /// How many domains were merged into this one, directly or not: union by size keeps the
   /// forwarding chains logarithmic. Guarded by `lock`.
   @exclusivity(unchecked) var mergedCount = 0
-  /// Keeps the fields below off the first cache line the object may share (see above).
-  private let leadingPadding: UInt64 = 0
+  /// Derived nodes that have catching-up records (see `ValueNode.catchingUp`), checked at the
+  /// end of every delivery's commit: a record is caught up by the delivery of the writes it
+  /// waits for, and a node that delivery did not change (a `removeDuplicates`, a switch to an
+  /// equal value) does not commit, so it would keep the record, and take the next change for
+  /// the repeat of its subscriber's first value. Guarded by `lock`.
+  ///
+  /// Kept here, before the fields a write touches, whose first it keeps off the first cache
+  /// line the object may share (see above); `hasCatchingUpNodes` is what a write tests.
+  @exclusivity(unchecked) @usableFromInline var catchingUpNodes: [AnyNode] = [] {
+    didSet { hasCatchingUpNodes = !catchingUpNodes.isEmpty }
+  }
 
   /// The domain's lock, borrowed from `lockStorage` (which keeps it alive as long as the domain).
   @usableFromInline let lock: Lock.Handle
@@ -75,12 +84,9 @@ package final class Domain: @unchecked Sendable {
   /// Whether the drainer is delivering the work others queued, so new writers wait their turn.
   /// Guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var isClosing = false
-  /// Derived nodes that have catching-up records (see `ValueNode.catchingUp`), checked at the
-  /// end of every delivery's commit: a record is caught up by the delivery of the writes it
-  /// waits for, and a node that delivery did not change (a `removeDuplicates`, a switch to an
-  /// equal value) does not commit, so it would keep the record, and take the next change for
-  /// the repeat of its subscriber's first value. Guarded by `lock`.
-  @exclusivity(unchecked) @usableFromInline var catchingUpNodes: [AnyNode] = []
+  /// Whether `catchingUpNodes` has entries: what every commit tests, among the fields a write
+  /// touches (a byte that the padding after it already had room for). Guarded by `lock`.
+  @exclusivity(unchecked) @usableFromInline var hasCatchingUpNodes = false
   /// Keeps the fields above off the last cache line the object may share (see above).
   private let trailingPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
     0, 0, 0, 0, 0, 0

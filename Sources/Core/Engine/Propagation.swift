@@ -78,7 +78,7 @@ extension Engine {
         source.withRootLocked { root in
           for node in changed { node._withUnsafeGuaranteedRef { $0.steps.commit($0) } }
           root.unsettled -= writes
-          if _slowPath(!root.catchingUpNodes.isEmpty) { root.dropCaughtUpRecords() }
+          if _slowPath(root.hasCatchingUpNodes) { root.dropCaughtUpRecords() }
           root.lock.unlock()
         }
       }
@@ -98,7 +98,7 @@ extension Engine {
       for node in changed where node._withUnsafeGuaranteedRef({ $0.isSource }) {
         node._withUnsafeGuaranteedRef { node in
           let root = node.home.lockRoot()
-          if !root.catchingUpNodes.isEmpty { root.dropCaughtUpRecords() }
+          if root.hasCatchingUpNodes { root.dropCaughtUpRecords() }
           root.lock.unlock()
         }
       }
