@@ -204,13 +204,9 @@ extension ValueNode {
       return
     }
     Engine.takeRole(of: root, context)
-    var locked = root
-    if _slowPath(isSuspended) {
-      guard let resumed = resumeForSubscriber(lockedRoot: root, owner) else {
-        Engine.finishDrain(of: root, context)
-        return
-      }
-      locked = resumed
+    guard let locked = resumedIfSuspended(lockedRoot: root, owner) else {
+      Engine.finishDrain(of: root, context)
+      return
     }
     let (value, completed) = register(entry, onCompletion, locked)
     locked.lock.unlock()
@@ -226,27 +222,20 @@ extension ValueNode {
     _ emitsCurrentValue: Bool, _ onCompletion: (@Sendable () -> Void)?, _ context: ThreadContext
   ) {
     if root.isDrained(onlyBy: context) {
-      var root = root
-      if isSuspended {
-        guard let resumed = resumeForSubscriber(lockedRoot: root, owner) else { return }
-        root = resumed
-      }
+      guard let root = resumedIfSuspended(lockedRoot: root, owner) else { return }
       let (value, completed) = register(entry, onCompletion, root)
       root.lock.unlock()
       start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
     } else {
       let task: @Sendable () -> Void = { [self] in
-        var root = home.lockRoot()
+        let root = home.lockRoot()
         guard !owner.hasEnded() else {
           root.lock.unlock()
           return
         }
-        if isSuspended {
-          guard let resumed = resumeForSubscriber(lockedRoot: root, owner) else { return }
-          root = resumed
-        }
-        let (value, completed) = register(entry, onCompletion, root)
-        root.lock.unlock()
+        guard let locked = resumedIfSuspended(lockedRoot: root, owner) else { return }
+        let (value, completed) = register(entry, onCompletion, locked)
+        locked.lock.unlock()
         start(
           entry, value, emitsCurrentValue, completed ? onCompletion : nil, ThreadContext.current)
       }
@@ -254,6 +243,12 @@ extension ValueNode {
       root.lock.unlock()
       if mustWait { Engine.waitForTurn(in: home, context) }
     }
+  }
+
+  /// `root`, locked, if the node is not suspended; otherwise `resumeForSubscriber`'s result.
+  @inlinable @inline(__always)
+  func resumedIfSuspended(lockedRoot root: Domain, _ owner: SubscriptionOwner) -> Domain? {
+    _fastPath(!isSuspended) ? root : resumeForSubscriber(lockedRoot: root, owner)
   }
 
   /// Attaches the node, suspended while nothing observed it, for a subscriber that comes to
@@ -359,7 +354,7 @@ extension ValueNode {
     }
     guard behind else { return }
     // Listed in the domain, to be dropped once caught up even if no delivery changes the node.
-    if !hasCatchingUpSinks { root.catchingUpNodes.append(self) }
+    if !root.catchingUpNodes.contains(where: { $0 === self }) { root.catchingUpNodes.append(self) }
     catchingUp.append((id, upstream))
     hasCatchingUpSinks = true
   }

@@ -35,7 +35,7 @@ public final class SubscriptionBag: @unchecked Sendable {
   ///
   /// A slot holds its node, retained, as the bits of its pointer; the low bit is set once the
   /// subscription counts among the node's handles (`claim`), so that ending it must remove it
-  /// from the node. An empty slot is 0.
+  /// from the node.
   private var blocks: [UnsafeMutablePointer<UInt>] = []
 
   /// The slots in use in the last block.
@@ -52,10 +52,7 @@ public final class SubscriptionBag: @unchecked Sendable {
   public init() {}
 
   deinit {
-    let taken = (blocks, usedInLast, tokens)
-    blocks = []
-    tokens = []
-    Self.end(taken.0, usedInLast: taken.1, tokens: taken.2)
+    cancelAll()
   }
 
   /// Ends every subscription in the bag, and cancels every token stored in it.
@@ -88,7 +85,7 @@ public final class SubscriptionBag: @unchecked Sendable {
   ) {
     for (index, block) in blocks.enumerated() {
       let used = index == blocks.count - 1 ? usedInLast : capacity(ofBlock: index)
-      for slot in block..<block + used where slot.pointee != 0 {
+      for slot in block..<block + used {
         let bits = slot.pointee
         let node = Unmanaged<AnyNode>.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~1)!)
           .takeRetainedValue()
@@ -140,7 +137,6 @@ public final class SubscriptionBag: @unchecked Sendable {
     lock.lock()
     if blocks.isEmpty || usedInLast == Self.capacity(ofBlock: blocks.count - 1) {
       let capacity = Self.capacity(ofBlock: blocks.count)
-      if blocks.count == blocks.capacity { blocks.reserveCapacity(blocks.count * 2 + 4) }
       blocks.append(UnsafeMutablePointer<UInt>.allocate(capacity: capacity))
       usedInLast = 0
     }

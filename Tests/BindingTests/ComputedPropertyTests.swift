@@ -5,14 +5,6 @@ import InvalidatingTestSupport
 import Synchronization
 import Testing
 
-/// A counter that `@Sendable` computations can bump.
-private final class Counter: Sendable {
-  private let count = Mutex(0)
-  func bump() { count.withLock { $0 += 1 } }
-  var value: Int { count.withLock { $0 } }
-  func reset() { count.withLock { $0 = 0 } }
-}
-
 @Suite("Computed properties: dependencies are what the computation read")
 struct ComputedPropertyTests {
   @Test func aComputedPropertyFollowsWhatItReads() {

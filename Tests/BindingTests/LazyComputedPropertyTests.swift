@@ -4,18 +4,11 @@ import InvalidatingTestSupport
 import Synchronization
 import Testing
 
-/// A counter that `@Sendable` computations can bump.
-private final class Runs: Sendable {
-  private let count = Mutex(0)
-  func bump() { count.withLock { $0 += 1 } }
-  var value: Int { count.withLock { $0 } }
-}
-
 @Suite("Computed properties are followed only while observed")
 struct LazyComputedPropertyTests {
   @Test func anUnobservedComputedPropertyComputesOnlyWhenRead() {
     let a = BehaviorRelay(1)
-    let runs = Runs()
+    let runs = Counter()
     let doubled = Property<Int> {
       runs.bump()
       return a.value * 2
@@ -33,7 +26,7 @@ struct LazyComputedPropertyTests {
 
   @Test func aSubscriberResumesItAndCancellingSuspendsItAgain() {
     let a = BehaviorRelay(1)
-    let runs = Runs()
+    let runs = Counter()
     let doubled = Property<Int> {
       runs.bump()
       return a.value * 2
@@ -56,7 +49,7 @@ struct LazyComputedPropertyTests {
 
   @Test func aChainIsSuspendedAndResumedWhole() {
     let a = BehaviorRelay(1)
-    let runs = Runs()
+    let runs = Counter()
     let first = Property<Int> {
       runs.bump()
       return a.value + 1
@@ -101,7 +94,7 @@ struct LazyComputedPropertyTests {
   @Test func aComputedPropertyReadInADeliveryIsResumedWithItsValueForThatDelivery() {
     let head = BehaviorRelay(1)
     let double = Property { head.value * 2 }
-    let runs = Runs()
+    let runs = Counter()
     let chosen = Property<Int> {
       runs.bump()
       return head.value.isMultiple(of: 2) ? double.value : -head.value

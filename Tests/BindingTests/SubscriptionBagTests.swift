@@ -4,13 +4,6 @@ import InvalidatingTestSupport
 import Synchronization
 import Testing
 
-/// A counter that `@Sendable` computations and sinks can bump.
-private final class Count: Sendable {
-  private let count = Mutex(0)
-  func bump() { count.withLock { $0 += 1 } }
-  var value: Int { count.withLock { $0 } }
-}
-
 @Suite("A subscription bag ends its subscriptions together")
 struct SubscriptionBagTests {
   @Test func aBagSubscriptionStartsWithTheValueAndFollowsEveryChange() {
@@ -126,7 +119,7 @@ struct SubscriptionBagTests {
 
   @Test func aDerivedPropertyInABagStopsComputingOnceTheBagEnds() {
     let relay = BehaviorRelay(1)
-    let transforms = Count()
+    let transforms = Counter()
     let bag = SubscriptionBag()
     let seen = Recorder<Int>()
     do {
@@ -149,7 +142,7 @@ struct SubscriptionBagTests {
 
   @Test func aComputedPropertyInABagIsResumedAndSuspendedAgain() {
     let a = BehaviorRelay(1)
-    let runs = Count()
+    let runs = Counter()
     let doubled = Property<Int> {
       runs.bump()
       return a.value * 2
@@ -173,14 +166,14 @@ struct SubscriptionBagTests {
     // and the computed property is suspended again: nothing was registered after its bag
     // generation ended.
     let a = BehaviorRelay(0)
-    let runs = Count()
+    let runs = Counter()
     let computed = Property<Int> {
       runs.bump()
       return a.value + 1
     }
     let bag = SubscriptionBag()
-    let calls = Count()
-    let done = Count()
+    let calls = Counter()
+    let done = Counter()
     await withTaskGroup(of: Void.self) { group in
       for _ in 0..<3 {
         group.addTask {

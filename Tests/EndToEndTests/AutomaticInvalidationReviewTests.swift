@@ -17,13 +17,6 @@ private struct Reading: Sendable {
   let value: Int
 }
 
-/// Counts computations from `@Sendable` closures.
-private final class RunCounter: Sendable {
-  private let count = Mutex(0)
-  func bump() { count.withLock { $0 += 1 } }
-  var value: Int { count.withLock { $0 } }
-}
-
 /// A view whose display pass makes a derived property of the model and reads it.
 @MainActor
 private final class DoublingView: HeadlessView {
@@ -92,7 +85,7 @@ struct AutomaticInvalidationReviewTests {
   @Test func oneChangeOfAnObservableIsOneDeliveryHoweverOftenTheComputationRan() async {
     let stock = Stock()
     let offset = BehaviorRelay(0)
-    let runs = RunCounter()
+    let runs = Counter()
     let reading = Property<Reading> {
       runs.bump()
       return Reading(value: stock.count + offset.value)

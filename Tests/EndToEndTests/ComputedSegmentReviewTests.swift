@@ -15,14 +15,6 @@ private final class Knob: @unchecked Sendable {
   var y = 0
 }
 
-/// A counter that `@Sendable` computations can bump.
-private final class Runs: Sendable {
-  private let count = Mutex(0)
-  func bump() { count.withLock { $0 += 1 } }
-  var value: Int { count.withLock { $0 } }
-  func reset() { count.withLock { $0 = 0 } }
-}
-
 /// A value that is not `Equatable`: every computation notifies.
 private struct Box: Sendable {
   let value: Int
@@ -44,7 +36,7 @@ struct ComputedSegmentReviewTests {
     let early = Property { flag.value ? 2 : 3 }  // listed in the segment before `late`
     let ones = Property { flag.value ? 1 : 0 }
     let tens = Property { ones.value * 10 }
-    let runs = Runs()
+    let runs = Counter()
     let late = Property<Int> {
       runs.bump()
       return flag.value ? tens.value + knob.x : -1
@@ -106,7 +98,7 @@ struct ComputedSegmentReviewTests {
     let first = Property { a.value + 1 }
     // Reads `switcher` and, once it is set, `knob`: not seen reading until then.
     let second = Property { switcher.value ? first.value + knob.y : first.value }
-    let seenMiddleRuns = Runs()
+    let seenMiddleRuns = Counter()
     let middle = Property<Int> {  // seen reading from its first run
       seenMiddleRuns.bump()
       return second.value + knob.x
@@ -280,7 +272,7 @@ struct ComputedSegmentReviewTests {
     let rightOfPair = Property { pair.value.right + knob.y }
     let seen = Recorder<Pair>()
     let tokens = [pair.subscribe(seen.sink), leftOfPair.subscribe { _ in }]
-    let mismatches = Runs()
+    let mismatches = Counter()
     let iterations = 500
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
@@ -316,7 +308,7 @@ struct ComputedSegmentReviewTests {
     let flag = BehaviorRelay(true)
     let a = BehaviorRelay(1)
     let b = BehaviorRelay(10)
-    let runs = Runs()
+    let runs = Counter()
     let total = Property<Int> {
       runs.bump()
       return flag.value ? a.value + b.value + a.value : a.value + a.value
