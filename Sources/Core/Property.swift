@@ -194,6 +194,7 @@ extension ValueNode {
     _ entry: SinkEntry<Value>, _ owner: SubscriptionOwner, lockedRoot root: Domain,
     _ emitsCurrentValue: Bool, _ onCompletion: (@Sendable () -> Void)?, _ context: ThreadContext
   ) {
+    root.assertLockedRoot()
     if case .bag(let bag, let generation) = owner, !bag.claim(entry.id, generation: generation) {
       root.lock.unlock()
       return
@@ -259,6 +260,7 @@ extension ValueNode {
   /// token cancelled or its bag emptied on another thread): it must not be registered then.
   @usableFromInline
   func resumeForSubscriber(lockedRoot root: Domain, _ owner: SubscriptionOwner) -> Domain? {
+    root.assertRole(ThreadContext.current)
     root.lock.unlock()
     Engine.resume(self)
     let root = home.lockRoot()
@@ -277,6 +279,7 @@ extension ValueNode {
   func register(
     _ entry: SinkEntry<Value>, _ onCompletion: (@Sendable () -> Void)?, _ root: Domain
   ) -> (Value?, completed: Bool) {
+    root.assertLockedRoot()
     if isCompleted { return (delivered, true) }
     if sinks.count == sinks.capacity {
       // Grow by a quarter rather than double: a node with many subscribers wastes at most a
@@ -305,6 +308,7 @@ extension ValueNode {
   /// The caller is the domain's drainer, so no delivery runs meanwhile.
   @usableFromInline
   func firstValueWhileUnsettled(subscription id: UInt64) -> Value {
+    assertRole()
     for _ in 0..<4 {
       let stamp = home.writeStamp().writes
       let value = currentValue()
@@ -338,6 +342,7 @@ extension ValueNode {
   /// can be taken again. Lock; the caller is the domain's drainer (inputs are stable, and a
   /// subscription registered on another thread meanwhile waits behind it).
   final func addCatchUpRecord(_ id: UInt64, _ root: Domain) {
+    root.assertRole(ThreadContext.current)
     guard sinkIndex(of: id) != nil else { return }
     var upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)] = []
     var seen: Set<ObjectIdentifier> = []
@@ -365,6 +370,7 @@ extension ValueNode {
     _ entry: SinkEntry<Value>, _ value: Value?, _ emitsCurrentValue: Bool,
     _ completionNow: (@Sendable () -> Void)?, _ context: ThreadContext
   ) {
+    assertUnlocked()
     if value == nil && !emitsCurrentValue { recordCatchUp(subscription: entry.id) }
     if emitsCurrentValue {
       let first = value ?? firstValueWhileUnsettled(subscription: entry.id)

@@ -13,6 +13,9 @@
 // back.
 __thread void *_Nullable invalidating_thread_context __attribute__((tls_model("initial-exec"), nodebug));
 
+__thread uint32_t *_Nullable invalidating_lock_held_for_user_code
+    __attribute__((tls_model("initial-exec"), nodebug));
+
 // How many times a thread that finds the lock taken polls it before sleeping in the kernel.
 // The engine holds its locks for a few loads and stores, so a holder running on another core
 // usually releases within a few polls; a holder that was preempted is not waited for long
@@ -29,7 +32,12 @@ static inline __attribute__((always_inline, nodebug)) void invalidating_lock_pau
 #endif
 }
 
-__attribute__((nodebug)) void invalidating_lock_lock_contended(uint32_t *_Nonnull state) {
+__attribute__((nodebug)) int invalidating_lock_lock_contended(uint32_t *_Nonnull state) {
+  // The one wait that can never end: this thread holds the lock itself, running user code
+  // under it. Report it rather than sleep.
+  if (state == invalidating_lock_held_for_user_code) {
+    return 1;
+  }
   // Spin: relaxed loads until the word reads 0, then one try to take it as the fast path does.
   for (int spin = 0; spin < INVALIDATING_LOCK_SPINS; spin++) {
     invalidating_lock_pause();
@@ -37,7 +45,7 @@ __attribute__((nodebug)) void invalidating_lock_lock_contended(uint32_t *_Nonnul
       uint32_t expected = 0;
       if (__atomic_compare_exchange_n(state, &expected, 1, 0, __ATOMIC_ACQUIRE,
                                       __ATOMIC_RELAXED)) {
-        return;
+        return 0;
       }
     }
   }
@@ -50,6 +58,7 @@ __attribute__((nodebug)) void invalidating_lock_lock_contended(uint32_t *_Nonnul
     syscall(SYS_futex, state, FUTEX_WAIT_PRIVATE, 2, 0L, 0L, 0L);
     found = __atomic_exchange_n(state, 2, __ATOMIC_ACQUIRE);
   }
+  return 0;
 }
 
 __attribute__((nodebug)) void invalidating_lock_wake(uint32_t *_Nonnull state) {

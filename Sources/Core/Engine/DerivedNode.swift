@@ -184,6 +184,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// lookups cost more than the computing).
   @inlinable @inline(never)
   final func pullValue() -> Value {
+    assertUnlocked()
     let root = home.lockRoot()
     if isAttached && root.unsettled == 0 {
       let value = delivered
@@ -202,6 +203,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   }
 
   override func isPullCurrent(_ root: Domain) -> Bool {
+    root.assertLockedRoot()
     if isAttached && root.unsettled == 0 { return true }
     return hasPulledValue && isPulledValueCurrent(stamp: root.writeCount)
   }
@@ -213,6 +215,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// `pullOne(at:_:)`, specialized (see `pullValue()`): what `pullStep` runs.
   @inlinable
   final func pullOneSpecialized(at stamp: UInt64, _ context: ThreadContext) {
+    assertUnlocked()
     let root = home.lockRoot()
     let previous = delivered
     root.lock.unlock()
@@ -238,6 +241,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   }
 
   override func refresh() {
+    assertRole()
     // Events are not state to catch up with: an event node rests at its initial value.
     guard !carriesEvents, var value = compute(.delivery, delivered) else { return }
     let root = home.lockRoot()

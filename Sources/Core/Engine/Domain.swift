@@ -125,7 +125,8 @@ package final class Domain: @unchecked Sendable {
   /// Whether `context` is the only kind of drainer here: every drainer is this thread.
   /// Call with the lock held.
   func isDrained(onlyBy context: ThreadContext) -> Bool {
-    drainers.allAre(context.id)
+    assertLockedRoot()
+    return drainers.allAre(context.id)
   }
 
   /// Queues a change for the drainer; returns whether the caller must wait for its turn
@@ -137,6 +138,7 @@ package final class Domain: @unchecked Sendable {
   /// stops the program.
   @usableFromInline
   func enqueue(_ event: Event, from context: ThreadContext) -> Bool {
+    assertLockedRoot()
     queue.append(event)
     guard context.rolesHeld == 0, isBusyWithOthers else { return false }
     addWaiter(context)
@@ -151,6 +153,7 @@ package final class Domain: @unchecked Sendable {
 
   /// Adds `context`, the calling thread's, to the threads waiting for their turn. Lock.
   func addWaiter(_ context: ThreadContext) {
+    assertLockedRoot()
     _ = context.parker  // made here, on its own thread, before a waker can look for it
     waiters.append(Unmanaged.passUnretained(context))
   }
@@ -159,6 +162,7 @@ package final class Domain: @unchecked Sendable {
   /// program, with the lock released, when the cascade runs away.
   @usableFromInline
   func cascadeDepth(of context: ThreadContext) -> Int32 {
+    assertLockedRoot()
     guard context.rolesHeld > 0 else { return 0 }
     let depth = context.eventDepth + 1
     if _slowPath(Int(depth) > Engine.reentrancyLimit) {
@@ -176,6 +180,7 @@ package final class Domain: @unchecked Sendable {
 
   /// Removes and returns every waiting thread. Lock.
   func takeWaiters() -> [Unmanaged<ThreadContext>] {
+    assertLockedRoot()
     var taken: [Unmanaged<ThreadContext>] = []
     while let waiter = waiters.popFirst() { taken.append(waiter) }
     return taken

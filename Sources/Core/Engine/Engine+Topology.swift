@@ -10,6 +10,7 @@ extension Engine {
 
   /// Connects a new derived node to its inputs. Role.
   static func attach<Value>(_ node: DerivedNode<Value>) {
+    node.assertRole()
     resumeSuspendedInputs(of: node.inputs)
     let root = node.home.lockRoot()
     let inputsCompleted = linkToInputs(node)
@@ -29,6 +30,7 @@ extension Engine {
     var work: [AnyNode] = [node]
     while let next = work.popLast() {
       let root = next.home.lockRoot()
+      root.assertRole(ThreadContext.current)
       guard next.isAttached, next.handles == 0, !next.isSource else {
         root.lock.unlock()
         continue
@@ -59,6 +61,7 @@ extension Engine {
   /// (it missed their changes while suspended) and relinked if it now reads other inputs.
   /// Role.
   package static func resume(_ node: AnyNode) {
+    node.assertRole()
     // The suspended part of the graph, inputs first.
     var order: [AnyNode] = []
     var stack: [PostOrderFrame] = [(node, node.lockedInputs(), 0)]
@@ -88,6 +91,7 @@ extension Engine {
   /// Lists `node` downstream of each of its inputs, takes a handle on each, and gives it the
   /// rank after theirs; returns whether every input has completed. Role, under the lock.
   private static func linkToInputs(_ node: AnyNode) -> Bool {
+    node.assertRoleLocked()
     var rank = 0
     for input in node.inputs {
       rank = max(rank, input.rank + 1)
@@ -127,6 +131,7 @@ extension Engine {
   /// Completes `node`: runs its completion handlers, releases its sinks, and completes every
   /// downstream node whose inputs have all completed. Role.
   static func complete(_ node: AnyNode) {
+    node.assertRole()
     var work: [AnyNode] = [node]
     while let next = work.popLast() {
       let root = next.home.lockRoot()
@@ -190,6 +195,7 @@ extension AnyNode {
   /// unused, in which case the caller calls `detachAfterDelivery()` once it has unlocked.
   /// A node whose attaching is still queued counts too: its detach is queued behind it.
   final func dropHandle() -> Bool {
+    assertLocked()
     handles -= 1
     return handles == 0 && !isSource
   }
@@ -231,15 +237,21 @@ extension Engine {
       root.lock.unlock()
       return false
     }
+    // Called outside any delivery (the role free), the switch takes the role for itself: no
+    // other thread's delivery may run while the edges move.
+    let takesRole = root.drainers.isEmpty
+    if takesRole { takeRole(of: root, context) }
     root.lock.unlock()
     relink(node, to: newInputs, context)
     for input in held { input.releaseHandle() }
+    if takesRole { finishDrain(of: root, context) }
     return true
   }
 
   /// Queues `node` to be computed again later in the event being delivered on this thread:
   /// an input read in its computation changed after that read. Role.
   package static func recomputeLater(_ node: AnyNode) {
+    node.assertRole()
     ThreadContext.current.activeSession?.push(node)
   }
 
@@ -266,6 +278,7 @@ extension Engine {
 
   /// Moves `node`'s edges to `newInputs` and restores rank order. Role.
   private static func relink(_ node: AnyNode, to newInputs: [AnyNode], _ context: ThreadContext) {
+    node.assertRole()
     if node.isAttached { resumeSuspendedInputs(of: newInputs) }
     let root = node.home.lockRoot()
     let oldInputs = node.inputs

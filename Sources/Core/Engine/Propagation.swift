@@ -5,6 +5,7 @@ extension Engine {
   /// so no list of sources is needed. Inlined into its one caller, `writeThroughDerived`.
   @inline(__always)
   static func deliverWrite(of source: AnyNode, _ context: ThreadContext) {
+    source.assertRole()
     context.withSession { session in
       session.markWritten(source)
       propagate(session, writes: 1, context, traced: false)
@@ -14,6 +15,7 @@ extension Engine {
   /// `deliverWrite(of:_:)` for a traced write (see `Tracing`).
   @usableFromInline
   static func deliverTracedWrite(of source: AnyNode, _ context: ThreadContext) {
+    source.assertRole()
     context.withSession { session in
       session.markWritten(source)
       propagate(session, writes: 1, context, traced: true)
@@ -39,6 +41,7 @@ extension Engine {
   /// downstream: how a node relinked after the delivery that switched it catches up, so its
   /// subscribers hear of it. Role.
   static func deliverRecomputation(of node: AnyNode, _ context: ThreadContext) {
+    node.assertRole()
     context.withSession { session in
       session.push(node)
       propagate(session, writes: 0, context, traced: Tracing.isOn)
@@ -139,6 +142,7 @@ extension Engine {
   @inline(__always)
   static func recomputeStep(_ next: Unmanaged<AnyNode>, _ session: DrainSession) {
     next._withUnsafeGuaranteedRef { node in
+      node.assertDelivering(ThreadContext.current)
       guard node.steps.recompute(node) else { return }
       if !node.isChanged {
         node.isChanged = true
@@ -152,6 +156,10 @@ extension Engine {
   @inlinable @inline(__always)
   static func finishDrain(of domain: Domain, _ context: ThreadContext) {
     domain.lock.lock()
+    #if DEBUG
+      // (A domain merged into another meanwhile is checked by `drainQueue`, on its root.)
+      if !domain.isForwarded { domain.assertRole(context) }
+    #endif
     if _fastPath(
       !domain.isForwarded && domain.queue.isEmpty && domain.drainers.more.isEmpty
         && domain.waiters.isEmpty)
@@ -262,6 +270,7 @@ extension Engine {
   /// Takes the free drainer role of `root`, whose lock the caller holds.
   @inlinable @inline(__always)
   static func takeRole(of root: Domain, _ context: ThreadContext) {
+    root.assertLockedRoot()
     root.drainers.append(context.id)
     context.rolesHeld += 1
   }

@@ -124,6 +124,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   func write(
     _ value: Value, lockedRoot root: Domain, _ context: ThreadContext, cause: Cause? = nil
   ) {
+    root.assertLockedRoot()
     root.writeCount &+= 1
     writeSeq &+= 1
     // Values replaced under the lock are released after it (see ValueNode): their deinit may
@@ -158,6 +159,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// holding the role: counts it delivered, then unlocks and runs the sinks.
   @inlinable @inline(__always)
   func deliverDirectly(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
+    root.assertRole(context)
     changeCount &+= 1
     deliveredSeq = writeSeq
     if sinks.isEmpty {
@@ -174,6 +176,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// stays small enough to be inlined.)
   @usableFromInline
   func writeThroughDerived(_ root: Domain, _ context: ThreadContext) {
+    root.assertRole(context)
     hasStaged = true
     stagedSeq = writeSeq
     root.unsettled += 1
@@ -184,6 +187,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// `writeThroughDerived(_:_:)` for a traced write, whose `cause` the delivery takes back.
   @usableFromInline
   func writeThroughDerivedTraced(_ root: Domain, _ context: ThreadContext, _ cause: Cause) {
+    root.assertRole(context)
     hasStaged = true
     stagedSeq = writeSeq
     Tracing.noteWrite(cause, of: self, seq: writeSeq)
@@ -196,6 +200,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// wait for this thread's turn if the domain is busy with others' changes. Unlocks.
   @usableFromInline
   func writeWhileDelivering(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
+    root.assertLockedRoot()
     pending.append(value)
     pendingSeqs.append(writeSeq)
     root.unsettled += 1
@@ -251,6 +256,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   func emit<Event>(
     _ event: Event, lockedRoot root: Domain, _ context: ThreadContext, cause: Cause? = nil
   ) where Value == Event? {
+    root.assertLockedRoot()
     root.writeCount &+= 1
     writeSeq &+= 1
     guard root.drainers.isEmpty else {
@@ -308,6 +314,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// `writeInBatch(_:_:)` entered with `root`'s lock held. Unlocks.
   @inlinable @inline(__always)
   func writeInBatch(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
+    root.assertLockedRoot()
     var previous = value
     swap(&latest, &previous)
     root.writeCount &+= 1
@@ -322,17 +329,20 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   }
 
   override func enqueueLatest() {
+    assertLocked()
     pending.append(latest)
     pendingSeqs.append(writeSeq)
   }
 
   override func stageLatest() {
+    assertRoleLocked()
     // `staged` holds a second reference to `delivered` here, so no value dies under the lock.
     stage(latest)
     stagedSeq = writeSeq
   }
 
   override func stagePending() {
+    assertRoleLocked()
     if let value = pending.popFirst() { stage(value) }
     if let seq = pendingSeqs.popFirst() { stagedSeq = seq }
   }

@@ -54,9 +54,25 @@ static inline __attribute__((always_inline)) void invalidating_thread_context_se
 // While the process has only one thread there is no one to order with, and the fast paths
 // use relaxed loads and stores instead (see `invalidating_lock_lock`).
 
+/// The lock the calling thread holds while it runs user code under it (a `modify` body, the
+/// one place the engine does), or null: a lock of it that finds the word taken would wait for
+/// itself for ever.
+extern __thread uint32_t *_Nullable invalidating_lock_held_for_user_code
+    __attribute__((tls_model("initial-exec")));
+
+/// Sets `invalidating_lock_held_for_user_code`; returns what it was.
+static inline __attribute__((always_inline)) uint32_t *_Nullable
+invalidating_lock_set_held_for_user_code(uint32_t *_Nullable state) {
+  uint32_t *previous = invalidating_lock_held_for_user_code;
+  invalidating_lock_held_for_user_code = state;
+  return previous;
+}
+
 /// Locks `state` after its fast path failed: spins briefly, then sleeps in the kernel until
-/// the word is released. Out of line: only contention comes here.
-void invalidating_lock_lock_contended(uint32_t *_Nonnull state);
+/// the word is released. Out of line: only contention comes here. Returns 0 once locked, or 1
+/// without locking when `state` is `invalidating_lock_held_for_user_code`: the calling thread
+/// holds it, and would wait for itself.
+int invalidating_lock_lock_contended(uint32_t *_Nonnull state);
 
 /// Wakes one thread sleeping on `state`, after an unlock found the word at 2.
 void invalidating_lock_wake(uint32_t *_Nonnull state);
@@ -72,24 +88,26 @@ static inline __attribute__((always_inline)) int invalidating_lock_single_thread
 }
 
 /// Locks `state`: one compare-exchange from 0 to 1 (acquire) when the lock is free, the
-/// out-of-line slow path otherwise. Not recursive.
+/// out-of-line slow path otherwise. Not recursive. Returns 0 once locked, 1 for a lock that
+/// would wait for itself (see `invalidating_lock_lock_contended`).
 ///
 /// While the process has one thread, no other thread can see the word, so a free lock is taken
 /// with a plain load and store instead, as glibc's own `pthread_mutex_lock` does: an atomic
 /// read-modify-write costs tens of cycles. (A thread made later synchronizes with its maker,
 /// and finds the word as the maker left it.)
-static inline __attribute__((always_inline)) void invalidating_lock_lock(
+static inline __attribute__((always_inline)) int invalidating_lock_lock(
     uint32_t *_Nonnull state) {
   if (invalidating_lock_single_threaded() && __atomic_load_n(state, __ATOMIC_RELAXED) == 0) {
     __atomic_store_n(state, 1, __ATOMIC_RELAXED);
-    return;
+    return 0;
   }
   uint32_t expected = 0;
   if (__builtin_expect(!__atomic_compare_exchange_n(state, &expected, 1, 0, __ATOMIC_ACQUIRE,
                                                     __ATOMIC_RELAXED),
                        0)) {
-    invalidating_lock_lock_contended(state);
+    return invalidating_lock_lock_contended(state);
   }
+  return 0;
 }
 
 /// Unlocks `state`, which the calling thread locked: one exchange to 0 (release), and a wake-up
