@@ -157,6 +157,9 @@ extension ValueNode {
         register(entry, .token(token), lockedRoot: root, emitsCurrentValue, onCompletion, context)
       }
     }
+    #if DEBUG
+      Engine.checkLocalInvariants(of: self)
+    #endif
     return token
   }
 
@@ -183,6 +186,9 @@ extension ValueNode {
           onCompletion, context)
       }
     }
+    #if DEBUG
+      Engine.checkLocalInvariants(of: self)
+    #endif
   }
 
   /// The body of `subscribe`, entered with `root` locked.

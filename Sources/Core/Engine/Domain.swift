@@ -253,6 +253,9 @@ extension Domain {
   @usableFromInline package static func merged(_ domains: [Domain]) -> Domain {
     var root = domains[0]
     for other in domains.dropFirst() { root = union(root, other) }
+    #if DEBUG
+      if domains.count > 1 { Engine.checkDomainInvariants(root) }
+    #endif
     return root
   }
 
