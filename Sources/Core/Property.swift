@@ -168,16 +168,18 @@ extension ValueNode {
   /// - Parameters:
   ///   - beforeRegistering: Run once the subscription is in the bag, before it is registered:
   ///     where a signal gives the sink its `startWith` events, so that a `cancelAll()` from
-  ///     them ends this subscription too.
+  ///     them ends this subscription too. Its argument tells whether the subscription has
+  ///     ended since (the bag emptied): no further event is given then.
   ///   - Others: As for `subscribe(emitsCurrentValue:onCompletion:_:)`.
   @inlinable
   package func subscribe(
     in bag: SubscriptionBag, emitsCurrentValue: Bool,
-    onCompletion: (@Sendable () -> Void)? = nil, beforeRegistering: () -> Void = {},
+    onCompletion: (@Sendable () -> Void)? = nil,
+    beforeRegistering: (_ hasEnded: () -> Bool) -> Void = { _ in },
     _ sink: @escaping @Sendable (Value) -> Void
   ) {
     let (id, generation) = bag.reserve(self)
-    beforeRegistering()
+    beforeRegistering { bag.hasEnded(generation) }
     let entry = SinkEntry(id: id, sink: sink)
     ThreadContext.withCurrent { context in
       withRootLocked { root in

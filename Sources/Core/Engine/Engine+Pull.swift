@@ -74,7 +74,21 @@ extension Engine {
   }
 }
 
+extension Engine {
+  /// Tells the pull under way on this thread that the computation running reads a node it
+  /// is not linked to (a `flatMapLatest` following, on demand, an inner property it has not
+  /// switched to yet): writes to that node do not move the stamp the value would be cached
+  /// for, so it is computed again at the next read.
+  package static func readsUnlinkedNode() {
+    ThreadContext.withCurrent { $0.pulledValueIsCacheable = false }
+  }
+}
+
 extension AnyNode {
+  /// The write count of this node's root domain now: what a value computed from the newest
+  /// writes is current for, while it does not move. Takes the lock.
+  package final var writeStampNow: UInt64 { home.writeStamp().writes }
+
   /// `inputs`, read under the lock (another thread may be the drainer relinking them).
   final func lockedInputs() -> ContiguousArray<AnyNode> {
     withRootLocked { root in
