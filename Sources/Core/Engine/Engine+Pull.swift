@@ -57,21 +57,35 @@ extension Engine {
     context.endPulledInSegment(uncaching: didRead)
   }
 
-  /// Lets the inputs of `node`, a node being freed, go from a loop rather than from inside
-  /// its `deinit`, so freeing a chain takes constant stack: the inputs join the thread's
-  /// release list, and the outermost call runs the loop, in which the deinits of the nodes it
-  /// frees only add to the list.
-  static func releaseInputs(of node: AnyNode) {
-    guard !node.inputs.isEmpty else { return }
-    ThreadContext.withCurrent { context in
+  /// Lets the inputs of `node`, a node being freed, and what its closures capture, go from a
+  /// loop rather than from inside its `deinit`, so freeing a chain takes constant stack: they
+  /// join the thread's release list, and the outermost call runs the loop, in which the deinits
+  /// of the nodes it frees only add to the list.
+  ///
+  /// The closures matter as much as the inputs: a computed property's computation captures the
+  /// `Property` it reads, so freeing the closure's context frees that property, its node, and
+  /// so on down the chain. Listed here, the closure outlives the node's own fields, and dies in
+  /// the loop.
+  ///
+  /// - Parameters:
+  ///   - compute: The node's closures that may capture user values, each a value the list
+  ///   - recompute: holds inline (a closure fits an existential's buffer; a pair would not).
+  static func releaseInputs(
+    of node: AnyNode, along compute: consuming Any, _ recompute: consuming Any
+  ) {
+    let context = ThreadContext.current
+    if !node.inputs.isEmpty {
       context.releasing.append(node.inputs)
       node.inputs = []
-      guard !context.isReleasing else { return }
-      context.isReleasing = true
-      while let next = context.releasing.popLast() { _ = next }
-      context.isReleasing = false
     }
+    context.releasing.append(consume compute)
+    context.releasing.append(consume recompute)
+    guard !context.isReleasing else { return }
+    context.isReleasing = true
+    while let next = context.releasing.popLast() { _ = next }
+    context.isReleasing = false
   }
+
 }
 
 extension Engine {
