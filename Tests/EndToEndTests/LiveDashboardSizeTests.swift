@@ -50,6 +50,8 @@ import Testing
     let (live, screen) = try Self.firstFrame(columns: 60, rows: 24)
     #expect(!live.isTooSmall)
     #expect(live.dashboard.rootView.memory.frame == ViewRect(x: 30, y: 2, width: 30, height: 5))
+    #expect(
+      screen.trimmedLines[0] == "vm · 2 cores · load 1.34 0.79 0.38    invalidating-dashboard")
     #expect(screen.trimmedLines[2] == "CPU" + String(repeating: " ", count: 27) + "Memory")
     #expect(screen.trimmedLines[8] == "Top processes")
     // The processes' names take the width the other columns leave.
@@ -68,6 +70,16 @@ import Testing
     #expect(screen.trimmedLines[2].hasPrefix("CPU"))
     #expect(screen.trimmedLines[8...10] == ["", "", ""])
     #expect(screen.trimmedLines[11].hasSuffix(" · q quits"))
+  }
+
+  @Test func theProgramsNameGivesWayToTheHeadlineWhenBothDoNotFit() throws {
+    let source = Samples.source()
+    let dashboard = Dashboard()
+    dashboard.size = ViewSize(width: 50, height: 30)
+    dashboard.prime(with: try #require(try source.nextSnapshot()))
+    dashboard.show(try #require(try source.nextSnapshot()))
+    let header = dashboard.screen.split(separator: "\n", omittingEmptySubsequences: false)[0]
+    #expect(header == "vm · 2 cores · load 1.34 0.79 0.38" + String(repeating: " ", count: 16))
   }
 
   @Test func theStatusLineGivesWayBeforeTheQuitKey() {
