@@ -69,7 +69,9 @@ struct BatchVisibilityTests {
         let token = difference.subscribe { value in
           let call = calls.add(1, ordering: .relaxed).newValue
           if value != 0 {
-            if call == 1 { halfFirstValues.add(1, ordering: .relaxed) } else {
+            if call == 1 {
+              halfFirstValues.add(1, ordering: .relaxed)
+            } else {
               torn.add(1, ordering: .relaxed)
             }
           }
