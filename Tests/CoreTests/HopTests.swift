@@ -53,11 +53,12 @@ struct HopTests {
     let seen = Recorder<String>()
     final class Box: @unchecked Sendable { var hop: Hop<Int>? }
     let box = Box()
-    let hop = Hop<Int>(.everyInOrder, schedule: target.schedule, runsHere: { true }) { value in
+    let run: @Sendable (Int) -> Void = { value in
       seen.record("start \(value)")
       if value == 1 { box.hop?.send(2) }
       seen.record("end \(value)")
     }
+    let hop = Hop<Int>(.everyInOrder, schedule: target.schedule, runsHere: { true }, run: run)
     box.hop = hop
     hop.send(1)
     #expect(seen.values == ["start 1", "end 1", "start 2", "end 2"])

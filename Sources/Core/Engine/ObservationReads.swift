@@ -143,8 +143,8 @@ final class ObservationTrigger: @unchecked Sendable {
   /// Writes the trigger from one main-actor task however many changes come before it runs:
   /// never at once (a change is reported before the object stores it).
   private lazy var hop = Hop<Void>(
-    .latest, schedule: { flush in Task { @MainActor in flush() } }
-  ) { [weak self] _ in self?.write() }
+    .latest, schedule: { flush in Task { @MainActor in flush() } },
+    run: { [weak self] _ in self?.write() })
 
   @usableFromInline init() {}
 
