@@ -19,9 +19,10 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
   /// Creates a node computed from `inputs` and attaches it to the graph.
   ///
-  /// The domains of the inputs are merged. If another thread is delivering that domain, the
-  /// node is attached in order after the current delivery; until then its value is computed on
-  /// demand from its inputs' newest values.
+  /// The domains of the inputs are merged (see `Domain.home(over:)`), and stay merged while the
+  /// node lives. If another thread is delivering that domain, the node is attached in order
+  /// after the current delivery; until then its value is computed on demand from its inputs'
+  /// newest values.
   @inlinable
   package convenience init(
     inputs: [AnyNode], origin: NodeOrigin? = nil,
@@ -78,7 +79,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     steps: NodeSteps, carriesEvents: Bool
   ) {
     if inputs.isEmpty { Engine.misuse("A derived value needs at least one input property.") }
-    let home = Domain.merged(inputs.map(\.home))
+    let home = Domain.home(over: inputs)
     // Taken before the first value is computed: if a write lands between now and the
     // attachment, the attachment recomputes the value.
     let stamp = home.writeStamp()
@@ -101,7 +102,9 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   ///
   /// - Parameters:
   ///   - inputs: What computing `initial` read; may be empty (a constant).
-  ///   - home: The domain of `inputs`, merged; a new one when there are none.
+  ///   - home: The domain of `inputs`, merged, with the node's span counted (see
+  ///     `Domain.join`), which the node lets go when it is freed; a new one when there are
+  ///     none.
   ///   - stamp: `home`'s write stamp taken after `initial` was computed, with `settled` false
   ///     when a write landed on an input between its read and the stamp: the attachment then
   ///     recomputes the value.
@@ -164,7 +167,8 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // A chain of derived nodes would otherwise free itself recursively, one stack frame per
     // node: the inputs are handed to the thread's release loop instead, which the outermost
     // such deinit runs. (The operators' closures hold the inputs unretained, so `inputs`
-    // holds the only references this node has to them.)
+    // holds the only references this node has to them.) The merges the node's links held
+    // together are let go first (see `Domain.releaseSpan`).
     Engine.releaseInputs(of: self)
   }
 

@@ -63,6 +63,7 @@ extension Engine {
   /// frees only add to the list.
   static func releaseInputs(of node: AnyNode) {
     guard !node.inputs.isEmpty else { return }
+    if _slowPath(!node.inputsShareHome) { Domain.releaseSpan(of: node) }
     ThreadContext.withCurrent { context in
       context.releasing.append(node.inputs)
       node.inputs = []
