@@ -243,7 +243,7 @@ extension ThreadContext {
     withTracker(mode: .latest, expected: [], body) { tracker in
       inputs = tracker.recorded
       // Merged with the node's span counted (see `Domain.join`): the node, made next, holds it.
-      let domain = inputs.isEmpty ? Domain() : Domain.join(inputs.map(\.home))
+      let domain = inputs.isEmpty ? Domain() : Domain.join(from: nil, inputs)
       stamp = domain.writeStamp()
       if tracker.newDependencyChangedSinceRead() { stamp.settled = false }
       home = domain

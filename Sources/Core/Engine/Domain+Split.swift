@@ -44,52 +44,55 @@
 extension Domain {
   /// The home of a node over `inputs`: their shared home, with nothing counted, when every
   /// input has the same; otherwise their domains joined, with the node's span counted (see
-  /// `join(_:)`).
+  /// `join(from:_:)`).
   @usableFromInline
   package static func home(over inputs: [AnyNode]) -> Domain {
-    let first = inputs[0].home
-    for input in inputs where input.home !== first { return join(inputs.map(\.home)) }
-    return first
+    join(from: nil, inputs)
   }
 
-  /// Merges the trees of `domains` into one, counts the span of a node over them (every edge
-  /// on the paths from each of them to their lowest common ancestor), and returns that
-  /// ancestor: the node's home. The caller's node holds the count from now on, and lets it go
-  /// with `releaseSpan(of:)` when it lets its inputs go.
+  /// Merges the trees of `start` (if any) and of the homes of `inputs` into one, counts the
+  /// span of a node over them (every edge on the paths from each of them to their lowest
+  /// common ancestor), and returns that ancestor: the home of a new node (`start` nil), the
+  /// top of a relinked one's span. The node holds the count from then on, and lets it go
+  /// (`releaseSpan(of:)`, `countSpan` by -1) when it lets its inputs go. When every domain is
+  /// the same, it is returned, and nothing counted.
   ///
   /// Every root involved is locked at once, in address order, each checked to be a root still
-  /// before the next is taken, and each domain checked to still reach one of them: a split
-  /// may have cut one off since its root was looked up. Then the smaller trees are merged into
-  /// the largest and the span is counted, before any lock is let go.
+  /// before the next is taken, and each domain checked to still reach one of them (a split
+  /// may have cut one off since its root was looked up; skipped when no split happened). Then
+  /// the smaller trees are merged into the largest and the span is counted, before any lock is
+  /// let go: no split can come between.
   ///
   /// - Complexity: O(k × path length) for k domains, plus a retry per concurrent merge or
   ///   split of the same trees.
-  @usableFromInline
-  package static func join(_ domains: [Domain]) -> Domain {
-    if domains.allSatisfy({ $0 === domains[0] }) { return domains[0] }
+  static func join<Inputs: Collection<AnyNode>>(from start: Domain?, _ inputs: Inputs) -> Domain {
+    let first = start ?? inputs.first.unsafelyUnwrapped.home
+    guard inputs.contains(where: { $0.home !== first }) else { return first }
     let walk = ThreadContext.current.takeUniqueIdentity()
     while true {
       let splits = SplitCount.load()
       // The roots, the first domain's first.
       var roots: [Domain] = []
-      for domain in domains {
+      roots.reserveCapacity(2)
+      forEachDomain(from: start, inputs) { domain in
         let root = domain.lockRoot()
         root.lock.unlock()
         if !roots.contains(where: { $0 === root }) { roots.append(root) }
       }
       let firstRoot = roots[0]
-      roots.sort { ObjectIdentifier($0) < ObjectIdentifier($1) }
+      if roots.count > 1 { roots.sort { ObjectIdentifier($0) < ObjectIdentifier($1) } }
       guard lockRoots(roots) else { continue }
       // Unless no split happened since the roots were looked up, check each domain still
       // reaches one of them.
-      guard
-        SplitCount.load() == splits
-          || domains.allSatisfy({ domain in
-            domain.reaches { held in roots.contains { $0 === held } }
-          })
-      else {
-        for root in roots { root.lock.unlock() }
-        continue
+      if SplitCount.load() != splits {
+        var reached = true
+        forEachDomain(from: start, inputs) { domain in
+          if reached { reached = domain.reaches { held in roots.contains { $0 === held } } }
+        }
+        guard reached else {
+          for root in roots { root.lock.unlock() }
+          continue
+        }
       }
       // The largest tree survives (union by size); on a tie, the first domain's. Domains of
       // their own (trees of one) are joined under a new, empty domain instead, a junction: so
@@ -97,18 +100,28 @@ extension Domain {
       // sources never ties them to a third's domain merely because that one was the root.
       var survivor = firstRoot
       for root in roots where root.mergedCount > survivor.mergedCount { survivor = root }
-      let junction = survivor.mergedCount == 0 ? Domain() : nil
+      let junction = roots.count > 1 && survivor.mergedCount == 0 ? Domain() : nil
       if let junction {
         // No other thread can know it yet: taking its lock while holding others is safe.
         junction.lock.lock()
         survivor = junction
       }
       for root in roots where root !== survivor { survivor.absorb(root) }
-      let top = survivor.countSpan(of: domains, by: 1, walk: walk)
+      let top = survivor.countSpan(from: start, inputs, by: 1, walk: walk)
       for root in roots { root.lock.unlock() }
       junction?.lock.unlock()
       return top
     }
+  }
+
+  /// Calls `body` with `start` (if any), then the home of each of `inputs`: the domains of a
+  /// span.
+  @inline(__always)
+  static func forEachDomain<Inputs: Collection<AnyNode>>(
+    from start: Domain?, _ inputs: Inputs, _ body: (Domain) -> Void
+  ) {
+    if let start { body(start) }
+    for input in inputs { body(input.home) }
   }
 
   /// Locks `roots`, in the order given (by address), checking each is still a root before the
@@ -126,28 +139,35 @@ extension Domain {
   }
 
   /// Lets go of the span that `node`, whose inputs do not all share its home, counted (see
-  /// `join(_:)`), and cuts off what no span crosses any more once the root is quiet.
+  /// `join(from:_:)`), and cuts off what no span crosses any more once the root is quiet.
   static func releaseSpan(of node: AnyNode) {
-    let domains = [node.home] + node.inputs.map(\.home)
     let walk = ThreadContext.current.takeUniqueIdentity()
     let root = node.home.lockRoot()
     let hadCandidates = !root.splitCandidates.isEmpty
-    _ = root.countSpan(of: domains, by: -1, walk: walk)
+    _ = root.countSpan(from: node.home, node.inputs, by: -1, walk: walk)
     let cut = root.splitIfQuiet(hadCandidates: hadCandidates)
     root.lock.unlock()
     withExtendedLifetime(cut) {}  // the domains cut off are let go outside the lock
   }
 
-  /// Adds `delta` to the count of every edge of the span of `domains`, in this root's tree
-  /// (its lock held), and returns their lowest common ancestor; an edge left at zero becomes a
-  /// candidate for a split. `walk`, unique to this call, marks the domains it passed, so that
-  /// an edge on the paths of several of them counts once.
-  func countSpan(of domains: [Domain], by delta: Int, walk: UInt64) -> Domain {
+  /// Adds `delta` to the count of every edge of the span of `start` and `inputs`' homes (see
+  /// `join(from:_:)`), in this root's tree (its lock held), and returns their lowest common
+  /// ancestor; an edge left at zero becomes a candidate for a split. `walk`, unique to this
+  /// call, marks the domains it passed, so that an edge on the paths of several of them counts
+  /// once.
+  ///
+  /// The walks hold the domains unowned: under the root's lock no edge of the tree is cut, and
+  /// each chain is kept alive by the domain it starts from, which the caller holds.
+  func countSpan<Inputs: Collection<AnyNode>>(
+    from start: Domain?, _ inputs: Inputs, by delta: Int, walk: UInt64
+  ) -> Domain {
     assertLockedRoot()
-    var top = domains[0]
-    for domain in domains.dropFirst() { top = Self.lowestCommonAncestor(top, domain) }
-    for domain in domains {
-      var edge = domain
+    unowned(unsafe) var top = start ?? inputs.first.unsafelyUnwrapped.home
+    Self.forEachDomain(from: start, inputs) { domain in
+      top = Self.lowestCommonAncestor(top, domain)
+    }
+    Self.forEachDomain(from: start, inputs) { domain in
+      unowned(unsafe) var edge = domain
       while edge !== top && edge.spanMark != walk {
         edge.spanMark = walk
         edge.joinCount += delta
@@ -159,6 +179,8 @@ extension Domain {
       }
     }
     #if DEBUG
+      var domains: [Domain] = []
+      Self.forEachDomain(from: start, inputs) { domains.append($0) }
       top.recordSpan(of: domains, counted: delta > 0)
     #endif
     return top
@@ -167,7 +189,9 @@ extension Domain {
   /// The lowest domain that both `first` and `second` forward to (or are); both are of one
   /// tree, whose root's lock the caller holds.
   private static func lowestCommonAncestor(_ first: Domain, _ second: Domain) -> Domain {
-    var (first, second) = (first, second)
+    if first === second { return first }
+    unowned(unsafe) var first = first
+    unowned(unsafe) var second = second
     var (firstDepth, secondDepth) = (first.depth, second.depth)
     while firstDepth > secondDepth {
       first = first.forward.unsafelyUnwrapped
@@ -187,7 +211,7 @@ extension Domain {
   /// How many edges lead from this domain to its root, whose lock the caller holds.
   private var depth: Int {
     var count = 0
-    var domain = self
+    unowned(unsafe) var domain = self
     while let next = domain.forward {
       count += 1
       domain = next
@@ -227,19 +251,28 @@ extension Domain {
     loser.forward = self
     loser.joinCount = 0  // the span being joined counts it next
     mergedCount += loser.mergedCount + 1
-    drainers.append(contentsOf: loser.drainers)
-    loser.drainers = Drainers()
-    queue.append(contentsOf: &loser.queue)
-    waiters.append(contentsOf: &loser.waiters)
-    isClosing = isClosing || loser.isClosing
-    loser.isClosing = false
+    writeCount &+= loser.writeCount
     unsettled += loser.unsettled
     loser.unsettled = 0
-    writeCount &+= loser.writeCount
-    catchingUpNodes.append(contentsOf: loser.catchingUpNodes)
-    loser.catchingUpNodes = []
-    splitCandidates.append(contentsOf: loser.splitCandidates)
-    loser.splitCandidates = []
+    // What a root that is not delivering has none of (the usual case), not touched.
+    if !loser.drainers.isEmpty {
+      drainers.append(contentsOf: loser.drainers)
+      loser.drainers = Drainers()
+    }
+    if !loser.queue.isEmpty { queue.append(contentsOf: &loser.queue) }
+    if !loser.waiters.isEmpty { waiters.append(contentsOf: &loser.waiters) }
+    if loser.isClosing {
+      isClosing = true
+      loser.isClosing = false
+    }
+    if !loser.catchingUpNodes.isEmpty {
+      catchingUpNodes.append(contentsOf: loser.catchingUpNodes)
+      loser.catchingUpNodes = []
+    }
+    if !loser.splitCandidates.isEmpty {
+      splitCandidates.append(contentsOf: loser.splitCandidates)
+      loser.splitCandidates = []
+    }
     #if DEBUG
       debugChildren.append(ChildDomain(loser))
     #endif
@@ -286,16 +319,18 @@ extension Domain {
   /// count only grows). Returns the domains to let go once unlocked.
   func splitZeroEdges() -> [Domain] {
     assertLockedRoot()
-    var candidates: [Domain] = []
-    swap(&candidates, &splitCandidates)
+    // The candidates, and the domains the cuts let go, are released once the lock is.
+    var released: [Domain] = []
+    swap(&released, &splitCandidates)
     // Each once, and only those still at zero (a link may cross one again since).
     var cuts: [(domain: Domain, depth: Int)] = []
-    for candidate in candidates
+    cuts.reserveCapacity(released.count)
+    for candidate in released
     where candidate.joinCount == 0 && !cuts.contains(where: { $0.domain === candidate }) {
-      cuts.append((candidate, candidate.depth))
+      cuts.append((candidate, released.count == 1 ? 0 : candidate.depth))
     }
-    cuts.sort { $0.depth > $1.depth }
-    var released = candidates
+    if cuts.count > 1 { cuts.sort { $0.depth > $1.depth } }
+    released.reserveCapacity(released.count + cuts.count)
     for (cut, _) in cuts {
       let size = cut.mergedCount + 1
       var above = cut.forward.unsafelyUnwrapped

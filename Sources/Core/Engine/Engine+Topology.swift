@@ -226,7 +226,7 @@ extension Engine {
     let context = ThreadContext.current
     // The new links' span is counted now (see `Domain.join`), so that nothing splits what the
     // relink joins before it happens; the relink lets go of the old links' span.
-    let root = Domain.join([node.home] + newInputs.map(\.home)).lockRoot()
+    let root = Domain.join(from: node.home, newInputs).lockRoot()
     guard root.isDrained(onlyBy: context) || root.drainers.isEmpty else {
       root.queue.append(
         .task(
@@ -265,7 +265,7 @@ extension Engine {
   ) {
     // Counted now, let go by the relink for the old links (see `switchInputs`). The top of the
     // span, not the root: what is above it may be cut off before the relink runs.
-    let top = Domain.join([node.home] + newInputs.map(\.home))
+    let top = Domain.join(from: node.home, newInputs)
     performInOrder(in: top) {
       relink(node, to: newInputs, ThreadContext.current)
       for input in held { input.releaseHandle() }
@@ -306,7 +306,7 @@ extension Engine {
     if !oldInputs.allSatisfy({ $0.home === node.home }) {
       let hadCandidates = !root.splitCandidates.isEmpty
       _ = root.countSpan(
-        of: [node.home] + oldInputs.map(\.home), by: -1, walk: context.takeUniqueIdentity())
+        from: node.home, oldInputs, by: -1, walk: context.takeUniqueIdentity())
       _ = root.splitIfQuiet(hadCandidates: hadCandidates)  // the role is this thread's: queued
     }
     #if DEBUG
