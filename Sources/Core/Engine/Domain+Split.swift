@@ -162,63 +162,97 @@ extension Domain {
     from start: Domain?, _ inputs: Inputs, by delta: Int, walk: UInt64
   ) -> Domain {
     assertLockedRoot()
-    unowned(unsafe) var top = start ?? inputs.first.unsafelyUnwrapped.home
-    Self.forEachDomain(from: start, inputs) { domain in
-      top = Self.lowestCommonAncestor(top, domain)
+    var top = Unmanaged.passUnretained(start ?? inputs.first.unsafelyUnwrapped.home)
+    for input in inputs {
+      top = Self.lowestCommonAncestor(top, Unmanaged.passUnretained(input.home))
     }
-    Self.forEachDomain(from: start, inputs) { domain in
-      unowned(unsafe) var edge = domain
-      while edge !== top && edge.spanMark != walk {
+    if let start { count(from: Unmanaged.passUnretained(start), to: top, by: delta, walk: walk) }
+    for input in inputs {
+      count(from: Unmanaged.passUnretained(input.home), to: top, by: delta, walk: walk)
+    }
+    #if DEBUG
+      var domains: [Domain] = []
+      Self.forEachDomain(from: start, inputs) { domains.append($0) }
+      top.takeUnretainedValue().recordSpan(of: domains, counted: delta > 0)
+    #endif
+    return top.takeUnretainedValue()
+  }
+
+  /// Adds `delta` to the count of every edge from `domain` up to `top`, stopping at a domain
+  /// this walk passed already (see `countSpan`).
+  @inline(__always)
+  private func count(
+    from domain: Unmanaged<Domain>, to top: Unmanaged<Domain>, by delta: Int, walk: UInt64
+  ) {
+    var edge = domain
+    while edge.toOpaque() != top.toOpaque() {
+      let next = edge._withUnsafeGuaranteedRef { edge -> Unmanaged<Domain>? in
+        guard edge.spanMark != walk else { return nil }
         edge.spanMark = walk
         edge.joinCount += delta
         #if DEBUG
           Engine.check(edge.joinCount >= 0, "an edge let go by more links than crossed it")
         #endif
         if edge.joinCount == 0 { splitCandidates.append(edge) }
-        edge = edge.forward.unsafelyUnwrapped
+        return edge.forwardUnretained
       }
+      guard let next else { return }
+      edge = next
     }
-    #if DEBUG
-      var domains: [Domain] = []
-      Self.forEachDomain(from: start, inputs) { domains.append($0) }
-      top.recordSpan(of: domains, counted: delta > 0)
-    #endif
-    return top
   }
 
   /// The lowest domain that both `first` and `second` forward to (or are); both are of one
   /// tree, whose root's lock the caller holds.
-  private static func lowestCommonAncestor(_ first: Domain, _ second: Domain) -> Domain {
-    if first === second { return first }
-    unowned(unsafe) var first = first
-    unowned(unsafe) var second = second
-    var (firstDepth, secondDepth) = (first.depth, second.depth)
+  private static func lowestCommonAncestor(
+    _ first: Unmanaged<Domain>, _ second: Unmanaged<Domain>
+  ) -> Unmanaged<Domain> {
+    var (first, second) = (first, second)
+    if first.toOpaque() == second.toOpaque() { return first }
+    var (firstDepth, secondDepth) = (depth(of: first), depth(of: second))
     while firstDepth > secondDepth {
-      first = first.forward.unsafelyUnwrapped
+      first = first.parent
       firstDepth -= 1
     }
     while secondDepth > firstDepth {
-      second = second.forward.unsafelyUnwrapped
+      second = second.parent
       secondDepth -= 1
     }
-    while first !== second {
-      first = first.forward.unsafelyUnwrapped
-      second = second.forward.unsafelyUnwrapped
+    while first.toOpaque() != second.toOpaque() {
+      first = first.parent
+      second = second.parent
     }
     return first
   }
 
-  /// How many edges lead from this domain to its root, whose lock the caller holds.
-  private var depth: Int {
+  /// How many edges lead from `domain` to its root, whose lock the caller holds.
+  private static func depth(of domain: Unmanaged<Domain>) -> Int {
     var count = 0
-    unowned(unsafe) var domain = self
-    while let next = domain.forward {
+    var domain = domain
+    while let next = domain._withUnsafeGuaranteedRef({ $0.forwardUnretained }) {
       count += 1
       domain = next
     }
     return count
   }
 
+  /// `forward`, unretained: for walks under the root's lock, in which no edge is cut and every
+  /// domain of a chain is kept alive by the one below it.
+  @inline(__always)
+  var forwardUnretained: Unmanaged<Domain>? {
+    guard let forward else { return nil }
+    return Unmanaged.passUnretained(forward)
+  }
+}
+
+extension Unmanaged<Domain> {
+  /// The domain this one forwards to, which it must (see `Domain.forwardUnretained`).
+  @inline(__always)
+  fileprivate var parent: Unmanaged<Domain> {
+    _withUnsafeGuaranteedRef { $0.forwardUnretained.unsafelyUnwrapped }
+  }
+}
+
+extension Domain {
   /// Whether this domain's forwarding chain leads to a domain that `isHeld` (whose lock the
   /// caller holds; this domain's and the others on the way it does not). Each domain on the way
   /// is locked without waiting, one at a time; `false` when one is busy, or the chain ends at
@@ -327,16 +361,17 @@ extension Domain {
     cuts.reserveCapacity(released.count)
     for candidate in released
     where candidate.joinCount == 0 && !cuts.contains(where: { $0.domain === candidate }) {
-      cuts.append((candidate, released.count == 1 ? 0 : candidate.depth))
+      cuts.append(
+        (candidate, released.count == 1 ? 0 : Self.depth(of: Unmanaged.passUnretained(candidate))))
     }
     if cuts.count > 1 { cuts.sort { $0.depth > $1.depth } }
     released.reserveCapacity(released.count + cuts.count)
     for (cut, _) in cuts {
       let size = cut.mergedCount + 1
-      var above = cut.forward.unsafelyUnwrapped
+      var above = Unmanaged.passUnretained(cut).parent
       while true {
-        above.mergedCount -= size
-        guard let next = above.forward else { break }
+        above._withUnsafeGuaranteedRef { $0.mergedCount -= size }
+        guard let next = above._withUnsafeGuaranteedRef({ $0.forwardUnretained }) else { break }
         above = next
       }
       // Nodes catching up go with their side (a quiet root has none: every write is delivered,
