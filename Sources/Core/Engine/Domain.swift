@@ -161,24 +161,34 @@ package final class Domain: @unchecked Sendable {
   ///   split happened meanwhile.
   @usableFromInline
   func lockForwardedRoot() -> Domain {
-    var domain = self
     while true {
       // No split since this count was read (most of the time: splits are rare) means none cut
       // the chain, and no second walk is needed.
       let splits = SplitCount.load()
-      while let next = domain.forward {
-        domain.lock.unlock()
-        domain = next
-        domain.lock.lock()
-      }
-      let root = domain
-      if root === self || SplitCount.load() == splits || reaches({ $0 === root }) {
-        return root
-      }
+      let root = lockChainEnd()
+      if SplitCount.load() == splits || root === self || reaches(lockedRoot: root) { return root }
+      root.lock.unlock()
+      lock.lock()
+    }
+  }
+
+  /// Follows the forwarding chain from this domain, whose lock the caller holds, one lock at a
+  /// time, and returns the domain at its end, locked.
+  @inline(__always)
+  private func lockChainEnd() -> Domain {
+    var domain = self
+    while let next = domain.forward {
       domain.lock.unlock()
-      domain = self
+      domain = next
       domain.lock.lock()
     }
+    return domain
+  }
+
+  /// `reaches(_:)` for one root, out of line: the rare second walk of `lockForwardedRoot()`.
+  @inline(never)
+  private func reaches(lockedRoot root: Domain) -> Bool {
+    reaches { $0 === root }
   }
 
   /// Whether `context` is the only kind of drainer here: every drainer is this thread.
