@@ -205,6 +205,9 @@ final class ComputedLink<Value>: @unchecked Sendable {
         return context.deliveryTracker._withUnsafeGuaranteedRef { tracker in
           guard _fastPath(!tracker.isInUse) else { return runNested(node, context, body) }
           tracker.isInUse = true
+          #if DEBUG
+            tracker.assertClean()
+          #endif
           tracker.expectedElements = node.inputsElements
           tracker.expectedCount = node.inputs.count
           tracker.deliveredNode = node
@@ -214,10 +217,13 @@ final class ComputedLink<Value>: @unchecked Sendable {
           context.setActiveTracker(tracker)
           let value = run(node, .delivery, context, body)
           context.setActiveTracker(tracker.outer)
-          tracker.isInUse = false
           if _slowPath(!tracker.inOrder || tracker.matched != tracker.expectedCount) {
+            // Still in use while relinking: attaching a new input may resume a suspended
+            // computed property, whose delivered run must take a tracker of its own, not
+            // this one, which holds this run's reads until the relink has read them.
             context.relinkDelivered(node, tracker)
           }
+          tracker.isInUse = false
           return value
         }
       }

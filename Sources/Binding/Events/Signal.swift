@@ -103,7 +103,12 @@ public class Signal<Element> {
     // The prefix is given once the subscription is in the bag: a `cancelAll()` from the sink
     // then ends it, as it would end a property's subscription from its first value.
     let prefix = prefix
-    let givePrefix = { for event in prefix { sink(event) } }
+    let givePrefix = { (hasEnded: () -> Bool) in
+      for event in prefix {
+        if hasEnded() { return }
+        sink(event)
+      }
+    }
     if let changesOf {
       changesOf.subscribe(
         in: bag, emitsCurrentValue: false, beforeRegistering: givePrefix, sink)

@@ -13,7 +13,9 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   // Safe: the closures are immutable and `@Sendable`; other state as for AnyNode.
 
   /// The operator's computation, as described above.
-  @usableFromInline let compute: @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
+  /// A `var` only so that `deinit` can move it out (see there); never changed otherwise.
+  @exclusivity(unchecked) @usableFromInline final var compute:
+    @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
   /// The domain's write count, and whether it was settled, when the first value was computed.
   @usableFromInline let creationStamp: (writes: UInt64, settled: Bool)
 
@@ -165,11 +167,18 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
   deinit {
     // A chain of derived nodes would otherwise free itself recursively, one stack frame per
-    // node: the inputs are handed to the thread's release loop instead, which the outermost
-    // such deinit runs. (The operators' closures hold the inputs unretained, so `inputs`
-    // holds the only references this node has to them.) The merges the node's links held
-    // together are let go first (see `Domain.releaseSpan`).
-    Engine.releaseInputs(of: self)
+    // node: the inputs, and the closures that may capture properties (a computed property's
+    // computation captures what it reads), are handed to the thread's release loop instead,
+    // which the outermost such deinit runs. (The operators' closures hold the inputs
+    // unretained, so `inputs` holds the only references this node has to them.) The merges
+    // the node's links held together are let go first (see `Domain.releaseSpan`).
+    // Moved out, so that the release loop holds their last references: a node's own fields
+    // die after its deinit, by when the loop (run by the outermost deinit) has ended.
+    var compute: @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value? = { _, _ in nil }
+    swap(&compute, &self.compute)
+    var recompute: @Sendable (AnyNode) -> Bool = { _ in false }
+    swap(&recompute, &steps.recompute)
+    Engine.releaseInputs(of: self, along: consume compute, consume recompute)
   }
 
   /// The value computed from the newest writes at `pulledStamp` (the domain's write count), for
@@ -228,13 +237,19 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     var value: Value? = compute(.latest, previous) ?? previous
     context.endComputing()
     let again = home.lockRoot()
-    swap(&pulled, &value)
-    // A computed property that read inputs it is not linked to yet (writes to them do not
-    // move this domain's stamp) is computed again at the next read.
-    hasPulledValue = context.pulledValueIsCacheable
-    pulledStamp = stamp
+    // Pulls on several threads may finish out of order: one that began at an older stamp
+    // must not replace what a pull at a newer one cached, which a reader that wrote in
+    // between is about to return (it reads its own write there). Stamps only grow.
+    if stamp >= pulledStamp {
+      swap(&pulled, &value)
+      // A computed property that read inputs it is not linked to yet (writes to them do not
+      // move this domain's stamp) is computed again at the next read.
+      hasPulledValue = context.pulledValueIsCacheable
+      pulledStamp = stamp
+    }
     again.lock.unlock()
-    // `value` now holds the previous cached value, which dies here, outside the lock.
+    // `value` now holds the previous cached value (or the one not kept), which dies here,
+    // outside the lock.
   }
 
   /// Refreshes the node in delivery order: once the deliveries under way and the node's own

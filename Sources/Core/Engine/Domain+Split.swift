@@ -74,10 +74,17 @@ extension Domain {
       // The roots, the first domain's first.
       var roots: [Domain] = []
       roots.reserveCapacity(2)
+      var seen: Set<ObjectIdentifier> = []  // once there are many: linear search is quadratic
       forEachDomain(from: start, inputs) { domain in
         let root = domain.lockRoot()
         root.lock.unlock()
-        if !roots.contains(where: { $0 === root }) { roots.append(root) }
+        if seen.isEmpty {
+          if roots.contains(where: { $0 === root }) { return }
+          roots.append(root)
+          if roots.count == 16 { seen = Set(roots.map(ObjectIdentifier.init)) }
+        } else if seen.insert(ObjectIdentifier(root)).inserted {
+          roots.append(root)
+        }
       }
       let firstRoot = roots[0]
       if roots.count > 1 { roots.sort { ObjectIdentifier($0) < ObjectIdentifier($1) } }
@@ -86,8 +93,9 @@ extension Domain {
       // reaches one of them.
       if SplitCount.load() != splits {
         var reached = true
+        if seen.isEmpty { seen = Set(roots.map(ObjectIdentifier.init)) }
         forEachDomain(from: start, inputs) { domain in
-          if reached { reached = domain.reaches { held in roots.contains { $0 === held } } }
+          if reached { reached = domain.reaches { seen.contains(ObjectIdentifier($0)) } }
         }
         guard reached else {
           for root in roots { root.lock.unlock() }
@@ -110,6 +118,9 @@ extension Domain {
       let top = survivor.countSpan(from: start, inputs, by: 1, walk: walk)
       for root in roots { root.lock.unlock() }
       junction?.lock.unlock()
+      #if DEBUG
+        Engine.checkDomainInvariants(top)
+      #endif
       return top
     }
   }
@@ -308,7 +319,7 @@ extension Domain {
       loser.splitCandidates = []
     }
     #if DEBUG
-      debugChildren.append(ChildDomain(loser))
+      debugChildren[ObjectIdentifier(loser)] = ChildDomain(loser)
     #endif
   }
 
@@ -356,11 +367,13 @@ extension Domain {
     // The candidates, and the domains the cuts let go, are released once the lock is.
     var released: [Domain] = []
     swap(&released, &splitCandidates)
-    // Each once, and only those still at zero (a link may cross one again since).
+    // Each once (marked, as a walk marks a span: a list of thousands is cut in one pass), and
+    // only those still at zero (a link may cross one again since).
+    let pass = ThreadContext.current.takeUniqueIdentity()
     var cuts: [(domain: Domain, depth: Int)] = []
     cuts.reserveCapacity(released.count)
-    for candidate in released
-    where candidate.joinCount == 0 && !cuts.contains(where: { $0.domain === candidate }) {
+    for candidate in released where candidate.joinCount == 0 && candidate.spanMark != pass {
+      candidate.spanMark = pass
       cuts.append(
         (candidate, released.count == 1 ? 0 : Self.depth(of: Unmanaged.passUnretained(candidate))))
     }
@@ -387,7 +400,7 @@ extension Domain {
       cut.lock.lock()
       released.append(cut.forward.unsafelyUnwrapped)
       #if DEBUG
-        cut.forward.unsafelyUnwrapped.debugChildren.removeAll { $0.domain === cut }
+        cut.forward.unsafelyUnwrapped.debugChildren[ObjectIdentifier(cut)] = nil
       #endif
       cut.forward = nil
       cut.writeCount = writeCount
@@ -396,13 +409,17 @@ extension Domain {
         Engine.check(
           cut.drainers.isEmpty && cut.waiters.isEmpty && !cut.isClosing,
           "a domain that forwarded had a role, waiting threads or a closing flag")
-        if Engine.checksInvariants { cut.checkJoinCounts(quiet: true) }
+        if Engine.checksInvariants && cut.mergedCount < Self.checkedTreeSize {
+          cut.checkJoinCounts(quiet: true)
+        }
       #endif
       cut.lock.unlock()
     }
     if !cuts.isEmpty { SplitCount.increment() }
     #if DEBUG
-      if Engine.checksInvariants { checkJoinCounts(quiet: true) }
+      if Engine.checksInvariants && mergedCount < Self.checkedTreeSize {
+        checkJoinCounts(quiet: true)
+      }
     #endif
     return released
   }
@@ -483,6 +500,11 @@ extension AnyNode {
   }
 
   extension Domain {
+    /// The largest tree whose counts a split checks (`checkJoinCounts` walks the whole tree:
+    /// after every split of a large one, a program that splits often would take quadratic time
+    /// in debug builds). Tests check any tree with `Engine.checkJoinCounts(around:)`.
+    static let checkedTreeSize = 256
+
     /// Records (or, `counted` false, forgets) a span whose top this domain is, for the check
     /// of the counts (`checkJoinCounts`): its distinct domains, the top among them, by address.
     /// The root's lock is held.
@@ -495,16 +517,14 @@ extension AnyNode {
         members.append(Unmanaged.passUnretained(domain))
       }
       members.sort { $0.toOpaque() < $1.toOpaque() }
+      let key = members.map { UInt(bitPattern: $0.toOpaque()) }
       if counted {
-        debugSpans.append(members)
+        debugSpans[key, default: (members, 0)].count += 1
         return
       }
-      let index = debugSpans.firstIndex { span in
-        span.count == members.count
-          && zip(span, members).allSatisfy { $0.toOpaque() == $1.toOpaque() }
-      }
-      Engine.check(index != nil, "a span let go that was never counted")
-      if let index { debugSpans.remove(at: index) }
+      let recorded = debugSpans[key]?.count ?? 0
+      Engine.check(recorded > 0, "a span let go that was never counted")
+      debugSpans[key] = recorded > 1 ? (members, recorded - 1) : nil
     }
 
     /// Checks the counts of this root's tree (its lock held): every edge counts exactly the
@@ -516,7 +536,7 @@ extension AnyNode {
       var work: [Domain] = [self]
       while let domain = work.popLast() {
         domains.append(domain)
-        for child in domain.debugChildren {
+        for child in domain.debugChildren.values {
           Engine.check(child.domain.forward === domain, "a listed child forwards elsewhere")
           work.append(child.domain)
         }
@@ -530,12 +550,12 @@ extension AnyNode {
       }
       var crossing: [ObjectIdentifier: Int] = [:]
       for top in domains {
-        for span in top.debugSpans {
+        for (members, count) in top.debugSpans.values {
           var seen: Set<ObjectIdentifier> = []
-          for member in span {
+          for member in members {
             var edge = member.takeUnretainedValue()
             while edge !== top, seen.insert(ObjectIdentifier(edge)).inserted {
-              crossing[ObjectIdentifier(edge), default: 0] += 1
+              crossing[ObjectIdentifier(edge), default: 0] += count
               guard let next = edge.forward else {
                 Engine.check(false, "a span's domain outside its top's subtree")
                 break

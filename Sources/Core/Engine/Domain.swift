@@ -119,8 +119,8 @@ package final class Domain: @unchecked Sendable {
   #if DEBUG
     /// The domains that forward to this one directly, and the spans whose top this is, so
     /// that the debug checks can count every edge's links (`checkJoinCounts`). Root's lock.
-    var debugChildren: [ChildDomain] = []
-    var debugSpans: [[Unmanaged<Domain>]] = []
+    var debugChildren: [ObjectIdentifier: ChildDomain] = [:]
+    var debugSpans: [[UInt]: (members: [Unmanaged<Domain>], count: Int)] = [:]
   #endif
 
   @usableFromInline package init() { lock = lockStorage.handle }

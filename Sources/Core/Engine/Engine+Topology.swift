@@ -22,6 +22,9 @@ extension Engine {
     root.lock.unlock()
     if needsRefresh { node.refresh() }
     if inputsCompleted { complete(node) }
+    #if DEBUG
+      checkLocalInvariants(of: node)
+    #endif
   }
 
   /// Disconnects a derived node nothing refers to any more, and then any input left unused.
@@ -47,6 +50,10 @@ extension Engine {
         if input.handles == 0 { work.append(input) }
       }
       root.lock.unlock()
+      #if DEBUG
+        checkLocalInvariants(of: next)
+        for input in next.inputs { checkLocalInvariants(of: input) }
+      #endif
     }
   }
 
@@ -85,6 +92,9 @@ extension Engine {
       root.lock.unlock()
       if needsRefresh { next.refresh() }
       if inputsCompleted { complete(next) }
+      #if DEBUG
+        checkLocalInvariants(of: next)
+      #endif
     }
   }
 
@@ -347,5 +357,9 @@ extension Engine {
       if inputChangesLater { session.push(node) }
     }
     for input in released { performAfterDelivery(in: input.home) { detach(input) } }
+    #if DEBUG
+      checkLocalInvariants(of: node)
+      for input in oldInputs { checkLocalInvariants(of: input) }
+    #endif
   }
 }

@@ -67,6 +67,9 @@ package final class ReadTracker {
     mode: _ReadMode, elements: UnsafePointer<Unmanaged<AnyNode>>?, count: Int,
     deliveredNode: AnyNode?
   ) {
+    #if DEBUG
+      assertClean()
+    #endif
     self.mode = mode
     expectedElements = elements
     expectedCount = count
@@ -74,6 +77,19 @@ package final class ReadTracker {
     matched = 0
     inOrder = true
   }
+
+  /// Stops unless the tracker is clean from its last run (see `clear()`): a run that begins
+  /// on a tracker still holding another run's reads would take them for its own. Debug only.
+  #if DEBUG
+    @usableFromInline
+    func assertClean(_ function: StaticString = #function, line: UInt = #line) {
+      if !recorded.isEmpty || !held.isEmpty || !versions.isEmpty {
+        Engine.ruleBroken(
+          "\(function) began a run on a tracker that still holds another run's reads",
+          line: line)
+      }
+    }
+  #endif
 
   /// The nodes whose handles the run holds (see `held`), for the caller to release once the
   /// run's owner is linked to them.

@@ -153,6 +153,9 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     }
     withExtendedLifetime((previousLatest, previousStaged)) {}
     Engine.finishDrain(of: root, context)
+    #if DEBUG
+      Engine.checkLocalInvariants(of: self)
+    #endif
   }
 
   /// Delivers the newest write, `value`, to the sinks of a source nothing is derived from,
@@ -276,6 +279,9 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       writeThroughDerived(root, context)
     }
     Engine.finishDrain(of: root, context)
+    #if DEBUG
+      Engine.checkLocalInvariants(of: self)
+    #endif
   }
 
   /// `emit(_:)` inside a batch: the event waits in the thread's batch, in order with the

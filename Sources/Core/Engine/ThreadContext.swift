@@ -77,7 +77,7 @@ package final class ThreadContext {
   @exclusivity(unchecked) @usableFromInline var pulledValueIsCacheable = true
   /// Inputs of freed nodes waiting to be let go (see `Engine.release`), and whether this
   /// thread is letting them go.
-  @exclusivity(unchecked) var releasing: [ContiguousArray<AnyNode>] = []
+  @exclusivity(unchecked) var releasing: [Any] = []
   @exclusivity(unchecked) var isReleasing = false
   /// Subscriptions cancelled on this thread while their node's delivery was under way.
   @exclusivity(unchecked) @usableFromInline var cancelledDuringDelivery: [ObjectIdentifier] = []
