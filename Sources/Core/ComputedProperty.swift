@@ -248,7 +248,8 @@ extension ThreadContext {
     var stamp: (writes: UInt64, settled: Bool) = (0, false)
     withTracker(mode: .latest, expected: [], body) { tracker in
       inputs = tracker.recorded
-      let domain = inputs.isEmpty ? Domain() : Domain.merged(inputs.map(\.home))
+      // Merged with the node's span counted (see `Domain.join`): the node, made next, holds it.
+      let domain = inputs.isEmpty ? Domain() : Domain.join(from: nil, inputs)
       stamp = domain.writeStamp()
       if tracker.newDependencyChangedSinceRead() { stamp.settled = false }
       home = domain

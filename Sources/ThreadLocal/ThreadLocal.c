@@ -93,6 +93,9 @@ __attribute__((nodebug)) void invalidating_lock_wake(uint32_t *_Nonnull state) {
 #endif
 }
 #else
-// Nothing to define on Apple platforms (see the header); C wants a declaration per file.
+// Nothing else to define on Apple platforms (see the header).
 typedef int invalidating_thread_local_unused;
 #endif
+
+// On every platform (see the header). `nodebug`: see the thread-local variables above.
+__attribute__((nodebug)) uint64_t invalidating_split_count = 0;

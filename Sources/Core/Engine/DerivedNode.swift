@@ -21,9 +21,10 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
   /// Creates a node computed from `inputs` and attaches it to the graph.
   ///
-  /// The domains of the inputs are merged. If another thread is delivering that domain, the
-  /// node is attached in order after the current delivery; until then its value is computed on
-  /// demand from its inputs' newest values.
+  /// The domains of the inputs are merged (see `Domain.home(over:)`), and stay merged while the
+  /// node lives. If another thread is delivering that domain, the node is attached in order
+  /// after the current delivery; until then its value is computed on demand from its inputs'
+  /// newest values.
   @inlinable
   package convenience init(
     inputs: [AnyNode], origin: NodeOrigin? = nil,
@@ -80,7 +81,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     steps: NodeSteps, carriesEvents: Bool
   ) {
     if inputs.isEmpty { Engine.misuse("A derived value needs at least one input property.") }
-    let home = Domain.merged(inputs.map(\.home))
+    let home = Domain.home(over: inputs)
     // Taken before the first value is computed: if a write lands between now and the
     // attachment, the attachment recomputes the value.
     let stamp = home.writeStamp()
@@ -103,7 +104,9 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   ///
   /// - Parameters:
   ///   - inputs: What computing `initial` read; may be empty (a constant).
-  ///   - home: The domain of `inputs`, merged; a new one when there are none.
+  ///   - home: The domain of `inputs`, merged, with the node's span counted (see
+  ///     `Domain.join`), which the node lets go when it is freed; a new one when there are
+  ///     none.
   ///   - stamp: `home`'s write stamp taken after `initial` was computed, with `settled` false
   ///     when a write landed on an input between its read and the stamp: the attachment then
   ///     recomputes the value.
@@ -167,7 +170,8 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // node: the inputs, and the closures that may capture properties (a computed property's
     // computation captures what it reads), are handed to the thread's release loop instead,
     // which the outermost such deinit runs. (The operators' closures hold the inputs
-    // unretained, so `inputs` holds the only references this node has to them.)
+    // unretained, so `inputs` holds the only references this node has to them.) The merges
+    // the node's links held together are let go first (see `Domain.releaseSpan`).
     // Moved out, so that the release loop holds their last references: a node's own fields
     // die after its deinit, by when the loop (run by the outermost deinit) has ended.
     var compute: @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value? = { _, _ in nil }

@@ -30,6 +30,9 @@
     ///   `catchingUpNodes`, and none of its records is caught up.
     /// - Domain: the root is not forwarded; the forwarding chain of every node reaches it; a
     ///   free role means an empty queue and no waiting thread; counts are not negative.
+    ///
+    /// The join counts of the domain's tree are checked after each split, and by tests
+    /// (`checkJoinCounts(around:)`): after every delivery they cost more than the rest.
     static func checkInvariants(around start: AnyNode, session: DrainSession? = nil) {
       if let session {
         check(session.isIdle, "the session's work list is not empty after a delivery")
@@ -127,16 +130,17 @@
       root.lock.unlock()
     }
 
-    /// Whether following `domain`'s forwarding chain reaches `root`, whose lock is held.
+    /// Whether following `domain`'s forwarding chain reaches `root`, whose lock is held. Read
+    /// without the chain's own locks: while the root's lock is held, no chain of its tree moves
+    /// (a merge attaches roots, a split needs the root's lock), and a domain outside the tree,
+    /// which would make this read race, is what the check is there to find. (Locking each
+    /// domain on the way could wait for ever then, and trying to lock it fails while any thread,
+    /// perhaps preempted, holds it for a read.)
     private static func reachesRoot(_ domain: Domain, _ root: Domain) -> Bool {
       var current = domain
       var hops = 0
       while current !== root {
-        // A domain on the way is not a root, so nobody holds its lock while waiting for ours.
-        current.lock.lock()
-        let next = current.forward
-        current.lock.unlock()
-        guard let next, hops < 64 else { return false }
+        guard let next = current.forward, hops < 4_096 else { return false }
         current = next
         hops += 1
       }

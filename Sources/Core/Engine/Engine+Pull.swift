@@ -60,7 +60,8 @@ extension Engine {
   /// Lets the inputs of `node`, a node being freed, and what its closures capture, go from a
   /// loop rather than from inside its `deinit`, so freeing a chain takes constant stack: they
   /// join the thread's release list, and the outermost call runs the loop, in which the deinits
-  /// of the nodes it frees only add to the list.
+  /// of the nodes it frees only add to the list. The merges the node's links held together are
+  /// let go first (`Domain.releaseSpan`).
   ///
   /// The closures matter as much as the inputs: a computed property's computation captures the
   /// `Property` it reads, so freeing the closure's context frees that property, its node, and
@@ -75,6 +76,7 @@ extension Engine {
   ) {
     let context = ThreadContext.current
     if !node.inputs.isEmpty {
+      if _slowPath(!node.inputsShareHome) { Domain.releaseSpan(of: node) }
       context.releasing.append(node.inputs)
       node.inputs = []
     }

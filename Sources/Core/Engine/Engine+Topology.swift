@@ -234,7 +234,9 @@ extension Engine {
     of node: AnyNode, to newInputs: [AnyNode], releasingAfterwards held: [AnyNode] = []
   ) -> Bool {
     let context = ThreadContext.current
-    let root = Domain.merged([node.home] + newInputs.map(\.home)).lockRoot()
+    // The new links' span is counted now (see `Domain.join`), so that nothing splits what the
+    // relink joins before it happens; the relink lets go of the old links' span.
+    let root = Domain.join(from: node.home, newInputs).lockRoot()
     guard root.isDrained(onlyBy: context) || root.drainers.isEmpty else {
       root.queue.append(
         .task(
@@ -271,8 +273,10 @@ extension Engine {
   package static func relinkInOrder(
     _ node: AnyNode, to newInputs: [AnyNode], releasingAfterwards held: [AnyNode] = []
   ) {
-    let root = Domain.merged([node.home] + newInputs.map(\.home))
-    performInOrder(in: root) {
+    // Counted now, let go by the relink for the old links (see `switchInputs`). The top of the
+    // span, not the root: what is above it may be cut off before the relink runs.
+    let top = Domain.join(from: node.home, newInputs)
+    performInOrder(in: top) {
       relink(node, to: newInputs, ThreadContext.current)
       for input in held { input.releaseHandle() }
     }
@@ -307,6 +311,14 @@ extension Engine {
       }
     }
     node.inputs = ContiguousArray(newInputs)
+    // The old links let go of the merges they held (the new ones were counted by
+    // `switchInputs` or `relinkInOrder`); what is left at zero is cut once the domain is quiet.
+    if !oldInputs.allSatisfy({ $0.home === node.home }) {
+      let hadCandidates = !root.splitCandidates.isEmpty
+      _ = root.countSpan(
+        from: node.home, oldInputs, by: -1, walk: context.takeUniqueIdentity())
+      _ = root.splitIfQuiet(hadCandidates: hadCandidates)  // the role is this thread's: queued
+    }
     #if DEBUG
       node.relinkCount += 1
     #endif

@@ -123,6 +123,24 @@ package final class Lock: @unchecked Sendable {
       #endif
     }
 
+    /// Locks the primitive if it is free, without waiting; returns whether it did. For a check
+    /// made while holding another domain's lock, where waiting could deadlock (see
+    /// `Domain.lockForwardedRoot()`).
+    @inlinable @inline(__always)
+    package func tryLock() -> Bool {
+      #if canImport(Darwin)
+        let locked = os_unfair_lock_trylock(primitive)
+      #elseif canImport(InvalidatingThreadLocal)
+        let locked = invalidating_lock_trylock(primitive) != 0
+      #else
+        let locked = pthread_mutex_trylock(primitive) == 0
+      #endif
+      #if DEBUG
+        if locked { ownerWord.pointee = Self.currentThreadWord }
+      #endif
+      return locked
+    }
+
     @inlinable @inline(__always)
     package func unlock() {
       #if DEBUG

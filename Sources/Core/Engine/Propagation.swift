@@ -81,7 +81,7 @@ extension Engine {
         source.withRootLocked { root in
           for node in changed { node._withUnsafeGuaranteedRef { $0.steps.commit($0) } }
           root.unsettled -= writes
-          if _slowPath(root.hasCatchingUpNodes) { root.dropCaughtUpRecords() }
+          if _slowPath(root.hasCommitWork) { root.finishCommit() }
           root.lock.unlock()
         }
       }
@@ -97,11 +97,11 @@ extension Engine {
           root.lock.unlock()
         }
       }
-      // Once every domain has committed (see `Domain.catchingUpNodes`).
+      // Once every domain has committed (see `Domain.catchingUpNodes`, `finishCommit`).
       for node in changed where node._withUnsafeGuaranteedRef({ $0.isSource }) {
         node._withUnsafeGuaranteedRef { node in
           let root = node.home.lockRoot()
-          if root.hasCatchingUpNodes { root.dropCaughtUpRecords() }
+          if root.hasCommitWork { root.finishCommit() }
           root.lock.unlock()
         }
       }
@@ -180,13 +180,19 @@ extension Engine {
   /// first of them, who delivers the rest; with nobody waiting, it goes on until the queue is
   /// empty (what is queued now comes from deliveries under way on other threads, or from this
   /// thread's own sinks).
+  ///
+  /// The last drainer to leave a quiet domain first cuts off what no link joins any more
+  /// (`Domain.splitZeroEdges`): the role it gives up is the root's, which a split leaves a
+  /// root, and it touches the domain no more.
   @usableFromInline
   static func drainQueue(of domain: Domain, _ context: ThreadContext) {
     var snapshot = -1
+    var deliversTheRest = false
     while true {
       let root = domain.lockRoot()
       guard !root.queue.isEmpty, root.drainers.count == 1 else {
         // Either nothing is left, or a merge made another thread a drainer too: it goes on.
+        let cut = root.mustSplitBeforeLeaving ? root.splitZeroEdges() : []
         root.drainers.remove(context.id)
         var released: [Unmanaged<ThreadContext>] = []
         if root.drainers.isEmpty {
@@ -196,11 +202,20 @@ extension Engine {
         root.lock.unlock()
         context.rolesHeld -= 1
         for waiter in released { waiter._withUnsafeGuaranteedRef { $0.parkerStorage!.unpark() } }
+        withExtendedLifetime(cut) {}  // the domains cut off are let go outside the lock
         return
       }
       if snapshot < 0 {
         snapshot = root.queue.count
         root.isClosing = true
+      }
+      // A split waits for a quiet domain: handed over, the rest would be followed by the next
+      // thread's writes, and those by this one's, for as long as both write. Once, it delivers
+      // the rest itself (a change per waiting thread, which waits parked meanwhile, and what
+      // threads that may not wait queued), so that the queue can run empty.
+      if snapshot == 0, !deliversTheRest, !root.splitCandidates.isEmpty, !root.waiters.isEmpty {
+        snapshot = root.queue.count
+        deliversTheRest = true
       }
       if snapshot == 0, let successor = root.waiters.popFirst() {
         root.drainers.replace(context.id, with: successor._withUnsafeGuaranteedRef(\.id))

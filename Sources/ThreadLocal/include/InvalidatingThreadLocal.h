@@ -11,8 +11,9 @@
 //   inlined into Swift, where a `pthread_mutex_t` round trip is two calls through the PLT and
 //   about 50 instructions.
 //
-// Apple platforms keep `pthread_getspecific` and `os_unfair_lock` (cheap there), so nothing is
-// declared for them.
+// Apple platforms keep `pthread_getspecific` and `os_unfair_lock` (cheap there), so neither is
+// declared for them. On every platform: the count of domain splits (at the end), an atomic
+// counter that Swift has no portable way to keep before Apple's 2024 systems.
 #ifndef INVALIDATING_THREAD_LOCAL_H
 #define INVALIDATING_THREAD_LOCAL_H
 
@@ -110,6 +111,23 @@ static inline __attribute__((always_inline)) int invalidating_lock_lock(
   return 0;
 }
 
+/// Locks `state` if it is free, without waiting: one compare-exchange from 0 to 1 (acquire), a
+/// plain load and store while the process has one thread. Returns 1 if it locked, 0 if the
+/// lock was taken. For the engine's one wait-free check holding another lock (a split domain's
+/// forwarding chain, see `Domain.lockForwardedRoot` in the engine), where waiting could deadlock.
+static inline __attribute__((always_inline)) int invalidating_lock_trylock(
+    uint32_t *_Nonnull state) {
+  if (invalidating_lock_single_threaded()) {
+    if (__atomic_load_n(state, __ATOMIC_RELAXED) != 0) {
+      return 0;
+    }
+    __atomic_store_n(state, 1, __ATOMIC_RELAXED);
+    return 1;
+  }
+  uint32_t expected = 0;
+  return __atomic_compare_exchange_n(state, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
 /// Unlocks `state`, which the calling thread locked: one exchange to 0 (release), and a wake-up
 /// call only if a thread may be waiting. While the process has one thread, nobody waits: a
 /// plain store.
@@ -132,5 +150,26 @@ static inline __attribute__((always_inline)) uint32_t invalidating_lock_load(
 }
 
 #endif
+
+// On every platform: the count of domain splits (see `Domain+Split.swift` in the engine).
+
+#include <stdint.h>
+
+/// How many times the engine has cut a merged domain off its tree, process-wide: a walk up a
+/// forwarding chain that reads the same count before it starts and once it holds the root knows
+/// that no split cut the chain behind it (see `Domain.lockForwardedRoot` in the engine).
+/// Written only by splits; read with the atomic functions below.
+extern uint64_t invalidating_split_count;
+
+/// Reads `invalidating_split_count` (acquire: a split's writes before its increment are seen).
+static inline __attribute__((always_inline)) uint64_t invalidating_split_count_load(void) {
+  return __atomic_load_n(&invalidating_split_count, __ATOMIC_ACQUIRE);
+}
+
+/// Adds one to `invalidating_split_count` (release), after a split and before its root's lock
+/// is let go.
+static inline __attribute__((always_inline)) void invalidating_split_count_increment(void) {
+  __atomic_fetch_add(&invalidating_split_count, 1, __ATOMIC_RELEASE);
+}
 
 #endif

@@ -19,8 +19,6 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
   private var weakNodes: [NodeID: Weak<AnyNode>] = [:]
   private var views: [NodeID: ModelView] = [:]
   private var weakViews: [NodeID: Weak<ModelView>] = [:]
-  /// What keeps each `flatMapLatest` node's candidates in one domain.
-  private var mergers: [NodeID: Property<Int>] = [:]
   private var forwarders: [SinkID: Forwarder] = [:]
   private var subscriptions: [SinkID: SubscriptionToken] = [:]
   /// The tokens of view bindings, which their views hold.
@@ -73,14 +71,17 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
     case .switchLatest:
       let candidates = Array(properties.dropFirst())
       let count = properties.count
-      property = properties[0].flatMapLatest { selector in
-        candidates[NodeKind.selected(by: selector, amongInputs: count) - 1]
-      }
       // Merges the candidates' domains up front, as `CoreSystem` does, so that no domain merges
       // in the middle of a delivery: the model orders events by when they were queued, which
       // a switch into a domain whose write was already delivered (as the contract allows)
-      // would contradict.
-      mergers[id] = Self.combine(properties)
+      // would contradict. Kept as long as the node: domains split once what joined them is
+      // gone (issue 26, point 4), and a read inside a batch of an inner property in another
+      // domain is point 2 of that issue, which the programs would find again and again.
+      let merger = Self.combine(properties)
+      property = properties[0].flatMapLatest { selector in
+        withExtendedLifetime(merger) {}
+        return candidates[NodeKind.selected(by: selector, amongInputs: count) - 1]
+      }
     }
     handles[id] = property
     weakNodes[id] = Weak(property.node)
@@ -175,7 +176,6 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
 
   func release(_ id: NodeID) {
     handles[id] = nil
-    mergers[id] = nil
     views[id] = nil
   }
 
@@ -208,7 +208,6 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
     viewBindings = [:]
     scripts = [:]
     forwarders = [:]
-    mergers = [:]
     handles = [:]
     relays = [:]
     views = [:]

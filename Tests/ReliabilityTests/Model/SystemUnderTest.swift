@@ -140,7 +140,14 @@ final class CoreSystem: SystemUnderTest, @unchecked Sendable {
     //   long as domains do not merge mid-delivery. (When they do, a write to the other domain
     //   may already be delivered when the switch reads it, which the contract allows but the
     //   model would call a missed call.)
+    // - Kept merged as long as the node (a node over them all, which the node's computation
+    //   holds): domains split once what joined them is gone (issue 26, point 4), and a read
+    //   inside a batch of a candidate in another domain is point 2 of that issue.
+    let merger = DerivedNode<Int>(inputs: [selector] + candidates.map(\.node)) { _, _ in 0 }
+    merger.retainHandle()
+    merger.releaseHandle()  // out of the graph (suspended), so that only the node holds it
     let node = DerivedNode<Int>(inputs: [selector] + candidates.map(\.node)) { mode, _ in
+      withExtendedLifetime(merger) {}
       let followed = target(selector.read(mode))
       if mode == .delivery, let node = this.node, node.inputs.last !== followed {
         Engine.switchInputs(of: node, to: [selector, followed])
