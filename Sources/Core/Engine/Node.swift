@@ -124,7 +124,7 @@ package class AnyNode: @unchecked Sendable {
   /// A `var` only so that a node's `deinit` can move its closures out (see `DerivedNode`).
   @exclusivity(unchecked) @usableFromInline final var steps: NodeSteps
 
-  @usableFromInline
+  @inlinable
   init(
     home: Domain, isSource: Bool, holdsPlainData: Bool, carriesEvents: Bool, steps: NodeSteps
   ) {

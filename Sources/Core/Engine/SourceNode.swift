@@ -358,7 +358,28 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   ///
   /// Inside a batch the source ends when the batch does, after the batch's writes (this one's
   /// included) have been delivered: an owner released mid-batch does not lose them.
+  @inlinable
   package func complete() {
+    // The common case, a relay nobody observes going away: nothing to tell anyone, so no
+    // delivery in order, just the mark (under the lock, as a delivery would set it).
+    // Inlinable, so that the test of the sinks is specialized: unspecialized, looking up the
+    // generic types' metadata costs more than the rest.
+    let notBatching = ThreadContext.withCurrent { $0.batchDepth == 0 }
+    let root = home.lockRoot()
+    if notBatching && root.drainers.isEmpty && downstream.isEmpty && sinks.isEmpty
+      && completions.isEmpty
+    {
+      isCompleted = true
+      root.lock.unlock()
+      return
+    }
+    root.lock.unlock()
+    completeInOrder()
+  }
+
+  /// `complete()` for a source that someone observes, or inside a batch.
+  @usableFromInline
+  final func completeInOrder() {
     let context = ThreadContext.current
     if context.batchDepth > 0 {
       context.completionsAfterBatch.append(self)

@@ -122,8 +122,15 @@ package final class ThreadContext {
   @exclusivity(unchecked) @usableFromInline var nextScopeIdentity: UInt64 = 0
   @exclusivity(unchecked) @usableFromInline var scopeIdentityLimit: UInt64 = 0
 
+  /// The origins of nodes this thread made recently (see `NodeOrigin.made`).
+  let originCache = OriginCache()
+
   init() {
     deliveryTracker = Unmanaged.passUnretained(deliveryTrackerStorage)
+  }
+
+  deinit {
+    originCache.deallocate()
   }
 
   /// Makes `tracker` the active tracker (`nil`: none).

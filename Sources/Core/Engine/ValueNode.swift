@@ -43,7 +43,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   /// Whether `catchingUp` has entries: the delivery paths test this flag. Lock.
   @exclusivity(unchecked) @usableFromInline final var hasCatchingUpSinks = false
 
-  @usableFromInline
+  @inlinable
   init(home: Domain, value: Value, isSource: Bool, carriesEvents: Bool = false, steps: NodeSteps) {
     delivered = value
     staged = value
