@@ -47,7 +47,8 @@ final class FuzzProbe: Sendable {
       for (relay, value) in snap.seen.enumerated() where value >= 0 {
         if value < state.newest[relay] {
           findings.record(
-            .sinkBackwards, "\(label) got r\(relay) = \(value) after \(state.newest[relay])")
+            state.calls == 2 ? .sinkBackwardsAfterFirst : .sinkBackwards,
+            "\(label) got r\(relay) = \(value) after \(state.newest[relay]) (call \(state.calls))")
         }
         state.newest[relay] = max(state.newest[relay], value)
       }
@@ -179,13 +180,19 @@ struct ConcurrentFuzz {
         known[relay] = value
         ownWrite[relay] = false
       }
+      // Only what no other thread wrote meanwhile can be judged: a relay written by this
+      // thread alone. (Of two values of one relay, `Snap` keeps the older, which the check
+      // above compares with this thread's own write; a mismatch with other writers may come
+      // from a read not recorded in the value, as `flatMapLatest`'s of its selector.)
+      let othersWrite = snap.seen.indices.contains { snap.seen[$0] >= 0 && !owned.contains($0) }
       if let torn = snap.torn {
-        let onlyMine = owned.contains(torn)
         findings.record(
-          onlyMine ? .tornOwnRead : .tornRead, "thread \(thread) read \(what): \(snap.seen)")
+          owned.contains(torn) ? .tornOwnRead : .tornRead,
+          "thread \(thread) read \(what) with two values of r\(torn): \(snap.seen)")
       } else if expected != snap.payload {
         findings.record(
-          .inconsistentRead, "thread \(thread) read \(what): \(snap.payload) from \(snap.seen)")
+          othersWrite ? .tornRead : .inconsistentRead,
+          "thread \(thread) read \(what): \(snap.payload) from \(snap.seen)")
       }
     }
     func read(_ index: Int) {

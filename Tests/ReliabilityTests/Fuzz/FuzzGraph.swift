@@ -22,12 +22,15 @@ struct Snap: Equatable, Sendable {
     seen = Array(repeating: -1, count: relays)
   }
 
-  /// Records that relay `relay` was read with `value`.
+  /// Records that relay `relay` was read with `value`: of two values of one relay, the
+  /// older one is kept, so that a read checks that the older one is not older than what the
+  /// reader knew.
   mutating func absorb(relay: Int, _ value: Int) {
     if seen[relay] == -1 {
       seen[relay] = value
-    } else if seen[relay] != value, torn == nil {
-      torn = relay
+    } else if seen[relay] != value {
+      if torn == nil { torn = relay }
+      seen[relay] = min(seen[relay], value)
     }
   }
 
@@ -98,8 +101,9 @@ enum FuzzRecipe: Sendable, CustomStringConvertible {
   /// `combineLatest(a, b).map { mix }`.
   case combine(Int, Int)
   /// `relay.asProperty().flatMapLatest { candidates[value % count] }`, with the selector's
-  /// value added to what the inner value was computed from.
-  case switchLatest(selector: Int, among: [Int])
+  /// value added to what the inner value was computed from: by a `map` the transform makes
+  /// (`makesInner`, as users write it), or by a `combineLatest` with the selector after it.
+  case switchLatest(selector: Int, among: [Int], makesInner: Bool)
   case removeDuplicates(Int)
 
   var description: String {
@@ -108,8 +112,12 @@ enum FuzzRecipe: Sendable, CustomStringConvertible {
     case .allRelays: return "Property { relays.map(\\.value) }"
     case .map(let input, let offset): return "p\(input).map { payload + \(offset) }"
     case .combine(let a, let b): return "combineLatest(p\(a), p\(b)).map { mix }"
-    case .switchLatest(let selector, let among):
-      return "r\(selector).flatMapLatest { [\(among.map { "p\($0)" }.joined(separator: ", "))][v % \(among.count)] }"
+    case .switchLatest(let selector, let among, let makesInner):
+      let candidates = among.map { "p\($0)" }.joined(separator: ", ")
+      return makesInner
+        ? "r\(selector).flatMapLatest { [\(candidates)][v % \(among.count)].map { with r\(selector) } }"
+        : "combineLatest(r\(selector), r\(selector).flatMapLatest { [\(candidates)][v % "
+          + "\(among.count)] }).map { with r\(selector) }"
     case .removeDuplicates(let input): return "p\(input).removeDuplicates()"
     }
   }
@@ -133,6 +141,9 @@ final class FuzzGraph: Sendable {
     ownedRelays = threads * 2
     let relays = (0..<ownedRelays + 2).map { _ in BehaviorRelay(0) }
     var recipes: [FuzzRecipe] = [.allRelays]
+    // Half the graphs make inner properties inside `flatMapLatest`'s transform, which runs
+    // in reads too: see `FuzzFinding` and `KnownStops` for what that finds.
+    let makesInner = int(0...1) == 0
     for _ in 0..<int(8...14) {
       let count = recipes.count
       func node() -> Int { int(0...9) < 6 ? int(max(0, count - 3)...count - 1) : int(0...count - 1) }
@@ -153,7 +164,8 @@ final class FuzzGraph: Sendable {
       case 40..<50: recipes.append(.computed(formula(0)))
       case 50..<62: recipes.append(.map(node(), offset: int(1...3)))
       case 62..<76: recipes.append(.combine(node(), node()))
-      case 76..<88: recipes.append(.switchLatest(selector: relay(), among: [node(), node()]))
+      case 76..<88:
+        recipes.append(.switchLatest(selector: relay(), among: [node(), node()], makesInner: makesInner))
       default: recipes.append(.removeDuplicates(node()))
       }
     }
@@ -186,9 +198,18 @@ final class FuzzGraph: Sendable {
         snap.absorb(second)
         return snap.with(payload: Snap.mix(first.payload, second.payload))
       }
-    case .switchLatest(let selector, let among):
+    case .switchLatest(let selector, let among, let makesInner):
       let candidates = among.map { nodes[$0] }
-      return relays[selector].asProperty().flatMapLatest { value in
+      let selectorProperty = relays[selector].asProperty()
+      guard makesInner else {
+        let followed = selectorProperty.flatMapLatest { candidates[$0 % candidates.count] }
+        return Property.combineLatest(selectorProperty, followed).map { value, inner in
+          var snap = inner
+          snap.absorb(relay: selector, value)
+          return snap
+        }
+      }
+      return selectorProperty.flatMapLatest { value in
         candidates[value % candidates.count].map { inner in
           var snap = inner
           snap.absorb(relay: selector, value)
@@ -234,7 +255,7 @@ final class FuzzGraph: Sendable {
     case .combine(let a, let b):
       guard let first = payload(of: a, seen), let second = payload(of: b, seen) else { return nil }
       return Snap.mix(first, second)
-    case .switchLatest(let selector, let among):
+    case .switchLatest(let selector, let among, _):
       guard seen[selector] >= 0 else { return nil }
       return payload(of: among[seen[selector] % among.count], seen)
     case .removeDuplicates(let input): return payload(of: input, seen)

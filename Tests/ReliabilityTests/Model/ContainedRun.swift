@@ -13,7 +13,17 @@ enum KnownStops {
         + "property's delivered run reads a suspended one whose branch flipped "
         + "(`ComputedLink.compute` relinks while the thread's delivery tracker still holds the "
         + "outer run's reads, and `Engine.resume` of the inner one reuses it)"
-    )
+    ),
+    (
+      "A derived value depends on itself: computing it read its own value",
+      "found by the concurrent fuzz: a read of a `flatMapLatest` whose transform makes a "
+        + "property, while another thread delivers, stops with \"depends on itself\" (the "
+        + "new node's `Engine.attachInOrder` waits for its turn inside the pull, "
+        + "`Engine.waitForTurn` hands this thread the drain, and `drainQueue` runs another "
+        + "thread's queued subscription, whose first value pulls the same node again: "
+        + "`ThreadContext.beginComputing` sees it on the stack; the fuzz's graphs with "
+        + "`makesInner` stop so in about two rounds of three)"
+    ),
   ]
 
   /// The defect `output` (a child's standard error) stopped with, if it is a known one.

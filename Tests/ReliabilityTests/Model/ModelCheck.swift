@@ -350,7 +350,9 @@ final class ModelCheck {
   private func checkSuspension(live: Set<NodeID>, after step: Step) throws {
     let observed = model.observedNodes(live: live)
     // (One that reads nothing is a constant: complete at once, never suspended.)
-    for id in model.order where model.isComputed(id) && live.contains(id) {
+    let constant = model.constantNodes()
+    for id in model.order
+    where model.nodes[id]!.kind?.formula != nil && !constant.contains(id) && live.contains(id) {
       let suspended = system.isSuspended(id)
       if suspended == observed.contains(id) {
         throw Mismatch(

@@ -139,22 +139,25 @@ final class ReferenceModel {
   func isSource(_ id: NodeID) -> Bool { nodes[id].map { $0.kind == nil } ?? false }
   func isHeld(_ id: NodeID) -> Bool { nodes[id]?.isHeld ?? false }
 
-  /// Whether `id` is a computed property that is not constant (see ``isConstant(_:)``).
-  func isComputed(_ id: NodeID) -> Bool {
-    nodes[id]?.kind?.formula != nil && !isConstant(id)
-  }
-
-  /// Whether `id` can never change: a released view, a computed property whose runs read
-  /// only constants (or nothing), or a derived node all of whose inputs are constant, which
+  /// The nodes that can never change: released views, computed properties whose runs read
+  /// only constants (or nothing), and derived nodes all of whose inputs are constant, which
   /// the engine completes (once attached, for a computed property) and never suspends.
-  func isConstant(_ id: NodeID) -> Bool {
-    let node = nodes[id]!
-    // A source: constant once it is a view the program let go of (its property completes).
-    guard let kind = node.kind else { return views.contains(id) && !node.isHeld }
-    if let formula = kind.formula {
-      return formula.reads { nodes[$0]!.value }.allSatisfy(isConstant)
+  func constantNodes() -> Set<NodeID> {
+    var constant: Set<NodeID> = []
+    // In creation order, inputs first.
+    for id in order {
+      let node = nodes[id]!
+      let isConstant: Bool
+      if let kind = node.kind {
+        isConstant =
+          kind.formula.map { $0.reads { nodes[$0]!.value }.allSatisfy(constant.contains) }
+          ?? node.inputs.allSatisfy(constant.contains)
+      } else {
+        isConstant = views.contains(id) && !node.isHeld
+      }
+      if isConstant { constant.insert(id) }
     }
-    return node.inputs.allSatisfy(isConstant)
+    return constant
   }
 
   func canDerive(_ id: NodeID, _ kind: NodeKind, _ inputs: [NodeID]) -> Bool {
