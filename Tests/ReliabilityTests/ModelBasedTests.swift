@@ -97,7 +97,9 @@ struct ModelBasedTests {
           continue
         }
         failures += 1
-        Issue.record(Comment(rawValue: Self.report(seed: seed, program: program, error: error, system: system)))
+        Issue.record(
+          Comment(rawValue: Self.report(seed: seed, program: program, error: error, system: system))
+        )
         if failures == maxFailures { break }
       }
     }

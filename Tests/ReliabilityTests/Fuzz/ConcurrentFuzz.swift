@@ -165,13 +165,14 @@ struct ConcurrentFuzz {
     var known = Array(repeating: 0, count: relayCount)
     var ownWrite = Array(repeating: false, count: relayCount)
     var probes: [(Int, FuzzProbe, SubscriptionToken)] = []
+    var inBatch = false
 
     func check(_ snap: Snap, _ what: String, expected: Int?) {
       counts.add(\.reads)
       for (relay, value) in snap.seen.enumerated() where value >= 0 {
         if value < known[relay] {
           findings.record(
-            .staleRead,
+            inBatch ? .staleReadInBatch : .staleRead,
             "thread \(thread) read \(what) with r\(relay) = \(value) after "
               + "\(ownWrite[relay] ? "writing" : "reading") \(known[relay])")
         }
@@ -199,7 +200,7 @@ struct ConcurrentFuzz {
       let node = graph.nodes[index]
       if node.node.isSuspendedLocked { counts.add(\.suspendedReads) }
       let snap = node.value
-      check(snap, "p\(index)", expected: graph.payload(of: index, snap.seen))
+      check(snap, "p\(index) = \(graph.recipes[index])", expected: graph.payload(of: index, snap.seen))
     }
     func anyNode() -> Int { int(0...graph.nodes.count - 1) }
     func writeOwn() {
@@ -257,12 +258,14 @@ struct ConcurrentFuzz {
       let property = FuzzGraph.make(.combine(a, b), relays: graph.relays, nodes: graph.nodes)
       counts.add(\.dynamicNodes)
       let snap = property.value
-      check(snap, "combineLatest(p\(a), p\(b))", expected: {
-        guard let first = graph.payload(of: a, snap.seen),
-          let second = graph.payload(of: b, snap.seen)
-        else { return nil }
-        return Snap.mix(first, second)
-      }())
+      check(
+        snap, "combineLatest(p\(a), p\(b))",
+        expected: {
+          guard let first = graph.payload(of: a, snap.seen),
+            let second = graph.payload(of: b, snap.seen)
+          else { return nil }
+          return Snap.mix(first, second)
+        }())
     }
 
     for operation in 0..<operations {
@@ -276,6 +279,8 @@ struct ConcurrentFuzz {
         if int(0...1) == 0 { read(anyNode()) }
       case 26..<34:
         batch {
+          inBatch = true
+          defer { inBatch = false }
           for _ in 0..<int(1...3) {
             if int(0...3) == 0 { writeShared() } else { writeOwn() }
             // Inside a batch, reads see the batch's writes at once (rule 2).
@@ -318,7 +323,9 @@ struct ConcurrentFuzz {
         Engine.checkInvariants(around: node.node)
       #endif
       let snap = node.value
-      let stale = snap.seen.enumerated().filter { $0.element >= 0 && $0.element != finals[$0.offset] }
+      let stale = snap.seen.enumerated().filter {
+        $0.element >= 0 && $0.element != finals[$0.offset]
+      }
       if snap.torn != nil || !stale.isEmpty || graph.payload(of: index, snap.seen) != snap.payload {
         findings.record(.finalValue, "p\(index) reads \(snap.seen), the relays are \(finals)")
       }

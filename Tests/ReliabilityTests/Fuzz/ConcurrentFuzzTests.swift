@@ -72,7 +72,9 @@ struct ConcurrentFuzzTests {
       \(counts.value(\.dynamicNodes)) short-lived nodes, \(counts.value(\.privatePrograms)) \
       private model programs; found: \(found.isEmpty ? "nothing" : found.joined(separator: ", "))
       """)
-    if !found.isEmpty { print("The graph of seed \(seed):\n" + fuzz.graphDescription.withLock { $0 }) }
+    if !found.isEmpty {
+      print("The graph of seed \(seed):\n" + fuzz.graphDescription.withLock { $0 })
+    }
     fuzz.findings.report(seed: seed, reads: reads, sinkCalls: counts.value(\.sinkCalls))
     #expect(reads > threads * operations / 2)
     #expect(counts.value(\.suspendedReads) > 0)

@@ -30,10 +30,11 @@ struct DynamicGraphDefectsTests {
     input.accept(6)
     #expect(inner.value == 6)
     withKnownIssue(
-      Comment(rawValue: "A suspended computed property's cached pull is not made stale by a write to a "
-        + "dependency of a suspended property it reads, when that dependency is new (its "
-        + "branch flipped since it was linked): `DerivedNode.pullValue` trusts `pulledStamp` "
-        + "against the node's own domain, which that write does not move")
+      Comment(
+        rawValue: "A suspended computed property's cached pull is not made stale by a write to a "
+          + "dependency of a suspended property it reads, when that dependency is new (its "
+          + "branch flipped since it was linked): `DerivedNode.pullValue` trusts `pulledStamp` "
+          + "against the node's own domain, which that write does not move")
     ) {
       #expect(outer.value == 6)
     }
@@ -115,10 +116,12 @@ struct DynamicGraphDefectsTests {
     }
     z.accept(6)
     withKnownIssue(
-      Comment(rawValue: "A sink's write into a domain no delivery holds is delivered at once (nested), ahead of "
-        + "the writes it queued before in the delivering domain; a computed property that then "
-        + "switches into that domain (`ComputedLink.compute` → `relinkDelivered`, merging the "
-        + "domains) reads the newer value")
+      Comment(
+        rawValue:
+          "A sink's write into a domain no delivery holds is delivered at once (nested), ahead of "
+          + "the writes it queued before in the delivering domain; a computed property that then "
+          + "switches into that domain (`ComputedLink.compute` → `relinkDelivered`, merging the "
+          + "domains) reads the newer value")
     ) {
       #expect(seen.values == [6, 7, 2])
     }
@@ -132,7 +135,9 @@ struct DynamicGraphDefectsTests {
     // relays of their own. Inside the batch: `n0` is written, a change stream subscribes,
     // then `n2` is written, which changes what the formula reads and gives 6 (it held 5).
     // The map's stream gets 6; the computed property's gets nothing.
-    func heard(_ make: (BehaviorRelay<Int>, BehaviorRelay<Int>, Property<Int>) -> Property<Int>) -> [Int] {
+    func heard(_ make: (BehaviorRelay<Int>, BehaviorRelay<Int>, Property<Int>) -> Property<Int>)
+      -> [Int]
+    {
       let (n0, n1, n2) = (BehaviorRelay(5), BehaviorRelay(6), BehaviorRelay(5))
       let property = make(n0, n2, n1.asProperty().map { $0 % 2 })
       n2.accept(6)
@@ -151,15 +156,19 @@ struct DynamicGraphDefectsTests {
     let fromComputed = heard { n0, n2, n5 in Property { n2.value % 2 == 0 ? n0.value : n5.value } }
     #expect(fromCombined == [6])
     withKnownIssue(
-      Comment(rawValue: "A subscriber made inside a batch on a suspended computed property skips the batch's "
-        + "delivery: its catching-up record (`ValueNode.catchingUp`) is taken before the "
-        + "property is resumed and relinked to what the delivered values select")
+      Comment(
+        rawValue:
+          "A subscriber made inside a batch on a suspended computed property skips the batch's "
+          + "delivery: its catching-up record (`ValueNode.catchingUp`) is taken before the "
+          + "property is resumed and relinked to what the delivered values select")
     ) {
       #expect(fromComputed == [6])
     }
   }
 
-  @Test("A computed property that switches to an input changed in the same delivery, to an equal value, notifies nothing")
+  @Test(
+    "A computed property that switches to an input changed in the same delivery, to an equal value, notifies nothing"
+  )
   func switchToEqualValueNotifiesNothing() {
     // `p` reads `a` and `b` (`a` even); `a` = 7 switches it to `d`, a map of `a` changed by
     // the same delivery, and then to `c`: 6, the value it held. A computed property of an
@@ -176,9 +185,11 @@ struct DynamicGraphDefectsTests {
     a.accept(7)
     #expect(p.value == 6)
     withKnownIssue(
-      Comment(rawValue: "A computed property recomputed in the same event after relinking to an input ranked "
-        + "above it (`relinkDelivered` → `Engine.recomputeLater`) notifies the nodes derived "
-        + "from it although its second run gives back the value it held")
+      Comment(
+        rawValue:
+          "A computed property recomputed in the same event after relinking to an input ranked "
+          + "above it (`relinkDelivered` → `Engine.recomputeLater`) notifies the nodes derived "
+          + "from it although its second run gives back the value it held")
     ) {
       #expect(seen.values == [6])
     }

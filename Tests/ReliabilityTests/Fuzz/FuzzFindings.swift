@@ -5,6 +5,7 @@ import Testing
 /// defect (a known issue, not a failure) or only reported (the contract does not say).
 enum FuzzFinding: String, CaseIterable, Sendable {
   case staleRead
+  case staleReadInBatch
   case tornOwnRead
   case tornRead
   case inconsistentRead
@@ -27,6 +28,10 @@ enum FuzzFinding: String, CaseIterable, Sendable {
         "a read gave a value computed from an older write of a relay than one the reading "
         + "thread had made or read before (rules 1 and 13: a read computes from the newest "
         + "values)"
+    case .staleReadInBatch:
+      return
+        "inside a batch, a read gave a value computed from an older write of a relay than one "
+        + "the reading thread had made or read before (rule 2: reads see the batch's writes)"
     case .tornOwnRead:
       return
         "a read combined two values of a relay that only the reading thread writes (rule 3; "
@@ -81,7 +86,7 @@ enum FuzzFinding: String, CaseIterable, Sendable {
         + "stamp over a newer cache), point 2 (flatMapLatest's read in a batch), and the "
         + "stale cache of a suspended computed property over another "
         + "(`FoundByFuzzTests.suspendedComputedOverComputedFollowsNewDependency`)"
-    case .tornOwnRead: return FuzzFinding.staleRead.knownDefect
+    case .tornOwnRead, .staleReadInBatch: return FuzzFinding.staleRead.knownDefect
     case .sinkBackwards, .sinkBackwardsAfterFirst:
       return
         "found by the concurrent fuzz (no minimal reproducer yet): a new subscriber of a "

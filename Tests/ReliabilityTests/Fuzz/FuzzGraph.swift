@@ -146,11 +146,14 @@ final class FuzzGraph: Sendable {
     let makesInner = int(0...1) == 0
     for _ in 0..<int(8...14) {
       let count = recipes.count
-      func node() -> Int { int(0...9) < 6 ? int(max(0, count - 3)...count - 1) : int(0...count - 1) }
+      func node() -> Int {
+        int(0...9) < 6 ? int(max(0, count - 3)...count - 1) : int(0...count - 1)
+      }
       func relay() -> Int { int(0...relays.count - 1) }
       func formula(_ depth: Int) -> FuzzFormula {
         switch int(0...99) {
-        case 0..<30 where depth < 2: return .branch(formula(depth + 1), formula(depth + 1), formula(depth + 1))
+        case 0..<30 where depth < 2:
+          return .branch(formula(depth + 1), formula(depth + 1), formula(depth + 1))
         case 30..<45 where depth < 2: return .mix(formula(depth + 1), formula(depth + 1))
         case 45..<50: return .constant(int(0...3))
         case 50..<75: return .node(node())
@@ -165,7 +168,8 @@ final class FuzzGraph: Sendable {
       case 50..<62: recipes.append(.map(node(), offset: int(1...3)))
       case 62..<76: recipes.append(.combine(node(), node()))
       case 76..<88:
-        recipes.append(.switchLatest(selector: relay(), among: [node(), node()], makesInner: makesInner))
+        recipes.append(
+          .switchLatest(selector: relay(), among: [node(), node()], makesInner: makesInner))
       default: recipes.append(.removeDuplicates(node()))
       }
     }

@@ -39,7 +39,8 @@ enum KnownStops {
 /// Testing forwards them; what the child prints is printed again by the parent.
 ///
 /// The child tells the parent how far it got on its standard error: ``starting(_:)`` before
-/// each seed, ``finish()`` once done. It always exits with a failure status (``finish()``
+/// each seed, ``finish()`` once done. A data race ThreadSanitizer reports there is recorded
+/// by the parent. It always exits with a failure status (``finish()``
 /// does), so that the parent's expectation (`.failure`) holds whatever the child did; the
 /// parent judges from the output, not the status.
 enum ContainedRun {
@@ -78,6 +79,15 @@ enum ContainedRun {
       let output = String(decoding: result.standardOutputContent, as: UTF8.self)
       if !output.isEmpty { print(output, terminator: output.hasSuffix("\n") ? "" : "\n") }
       let errors = String(decoding: result.standardErrorContent, as: UTF8.self)
+      // A data race ThreadSanitizer reports in a child would otherwise only change the
+      // child's exit status, which the parent does not judge.
+      if let race = errors.range(of: "WARNING: ThreadSanitizer") {
+        let report = errors[race.lowerBound...].split(separator: "\n").prefix(40)
+        Issue.record(
+          Comment(
+            rawValue: "\(what) from seed \(next): ThreadSanitizer reported a race:\n"
+              + report.joined(separator: "\n")))
+      }
       if errors.contains(finishedMarker) { return stops }
       let lines = errors.split(separator: "\n")
       let last = lines.last { $0.hasPrefix(seedMarker) }.flatMap {

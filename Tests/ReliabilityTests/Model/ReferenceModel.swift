@@ -60,9 +60,16 @@ struct ExpectedCall {
 /// outermost batch, or a write from inside a sink). Events are delivered one at a time, oldest
 /// first, which is rule 4 (queued, first in, first out) as far as any single node can tell;
 /// writes to unrelated parts of the graph may really be delivered in another order, which no
-/// sink can observe. (That holds while no two domains merge in the middle of a delivery, which
-/// the systems under test arrange by creating nodes, including a switching node over all its
-/// candidates, only between deliveries.)
+/// sink can observe. (That holds while no two domains merge in the middle of a delivery. The
+/// systems under test create nodes only between deliveries, and a switching node over all its
+/// candidates; a computed property, though, joins the domain of what a flipped branch reads
+/// in the middle of a delivery, as users' do. There the model keeps the contract's order, one
+/// queue per thread, first in, first out, which the engine departs from when a sink writes
+/// into a domain no delivery holds: `DynamicGraphDefectsTests.sinkWriteIntoAnotherDomainIsDeliveredInOrder`.)
+///
+/// A computed property (`NodeKind.computed`) is a pure function of what its formula reads: its
+/// delivered value is its formula on the delivered values, whether the engine follows it or
+/// suspends it, and notifies only when it changes (`Int` is `Equatable`).
 ///
 /// Delivering an event recomputes, in creation order (a topological order), each derived node
 /// one of whose inputs changed, and lists the calls every sink of a changed node must get:
