@@ -13,7 +13,7 @@ final class FuzzProbe: Sendable {
     var newest: [Int]
   }
   private let running = Atomic<Bool>(false)
-  private let state: Mutex<State>
+  private let state: Guarded<State>
   private let expected: @Sendable ([Int]) -> Int?
   private let findings: FuzzFindings
   private let counts: FuzzCounts?
@@ -28,7 +28,7 @@ final class FuzzProbe: Sendable {
     self.label = label
     self.expected = expected
     self.findings = findings
-    state = Mutex(State(newest: Array(repeating: -1, count: relays)))
+    state = Guarded(State(newest: Array(repeating: -1, count: relays)))
   }
 
   var calls: Int { state.withLock { $0.calls } }
@@ -72,7 +72,7 @@ final class FuzzCounts: Sendable {
   let privatePrograms = Counter()
   let suspendedReads = Counter()
   let sinkCalls = Counter()
-  let privateFailures = Mutex<[UInt64]>([])
+  let privateFailures = Guarded<[UInt64]>([])
 
   func add(_ counter: KeyPath<FuzzCounts, Counter>) { self[keyPath: counter].increment() }
 
@@ -123,7 +123,7 @@ struct ConcurrentFuzz {
       let probe = probe(graph, index)
       return (index, probe, graph.nodes[index].subscribe(probe.sink))
     }
-    let kept = Mutex<[(Int, FuzzProbe, SubscriptionToken)]>([])
+    let kept = Guarded<[(Int, FuzzProbe, SubscriptionToken)]>([])
     let finished = runConcurrently(threads: threads, timeout: 300 * Sustained.slowdown) {
       thread in
       let left = runThread(thread, graph)
@@ -200,7 +200,8 @@ struct ConcurrentFuzz {
       let node = graph.nodes[index]
       if node.node.isSuspendedLocked { counts.add(\.suspendedReads) }
       let snap = node.value
-      check(snap, "p\(index) = \(graph.recipes[index])", expected: graph.payload(of: index, snap.seen))
+      check(
+        snap, "p\(index) = \(graph.recipes[index])", expected: graph.payload(of: index, snap.seen))
     }
     func anyNode() -> Int { int(0...graph.nodes.count - 1) }
     func writeOwn() {

@@ -15,7 +15,8 @@ enum KnownStops {
         + "outer run's reads, and `Engine.resume` of the inner one reuses it)"
     ),
     (
-      "A derived value depends on itself: computing it read its own value",
+      // (The node is named "A derived value" or "A computed property (made at …)".)
+      "depends on itself: computing it read its own value",
       "found by the concurrent fuzz: a read of a `flatMapLatest` whose transform makes a "
         + "property, while another thread delivers, stops with \"depends on itself\" (the "
         + "new node's `Engine.attachInOrder` waits for its turn inside the pull, "
