@@ -24,6 +24,8 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
   /// The tokens of view bindings, which their views hold.
   private var viewBindings: [SinkID: Weak<SubscriptionToken>] = [:]
   private var scripts: [SinkID: SinkScript] = [:]
+  /// The sources each node is computed from, through every input and every branch.
+  private var upstream: [NodeID: Set<NodeID>] = [:]
   private var subscribing: SinkID?
   private var cancelledWhileSubscribing: Set<SinkID> = []
 
@@ -41,6 +43,7 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
     relays[id] = relay
     handles[id] = property
     weakNodes[id] = Weak(property.node)
+    upstream[id] = [id]
   }
 
   func makeView(_ id: NodeID, initial: Int) {
@@ -51,13 +54,17 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
       let property = view.$x
       handles[id] = property
       weakNodes[id] = Weak(property.node)
+      upstream[id] = [id]
     }
   }
 
   func makeNode(_ id: NodeID, _ kind: NodeKind, _ inputs: [NodeID]) {
+    upstream[id] = inputs.reduce(into: []) { $0.formUnion(upstream[$1]!) }
     let properties = inputs.map { handles[$0]! }
     let property: Property<Int>
     switch kind {
+    case .computed(let formula):
+      property = computedProperty(formula, reading: handles.filter { inputs.contains($0.key) })
     case .map(let function):
       property = properties[0].map { function($0) }
     case .combine:
@@ -74,10 +81,11 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
       // Merges the candidates' domains up front, as `CoreSystem` does, so that no domain merges
       // in the middle of a delivery: the model orders events by when they were queued, which
       // a switch into a domain whose write was already delivered (as the contract allows)
-      // would contradict. Kept as long as the node: domains split once what joined them is
-      // gone (issue 26, point 4), and a read inside a batch of an inner property in another
-      // domain is point 2 of that issue, which the programs would find again and again.
-      let merger = Self.combine(properties)
+      // would contradict. (Over the sources, not the candidates: a computed candidate stays
+      // suspended while the switch does not follow it.) Kept as long as the node: domains
+      // split once what joined them is gone (issue 26, point 4).
+      let sources = upstream[id]!.sorted().compactMap { weakNodes[$0]?.object }
+      let merger = sources.count > 1 ? domainMerger(sources) : nil
       property = properties[0].flatMapLatest { selector in
         withExtendedLifetime(merger) {}
         return candidates[NodeKind.selected(by: selector, amongInputs: count) - 1]
@@ -156,6 +164,9 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
   private func run(_ sink: SinkID, _ value: Int) {
     if cancelledWhileSubscribing.contains(sink) { return }
     let index = log.record(sink, value)
+    if case .read(let target) = scripts[sink]?.behavior, handles[target] != nil {
+      log.recordRead(sink, of: target, currentValue(target))
+    }
     guard let actions = scripts[sink]?.react(to: value) else { return }
     for action in actions {
       _ = log.recordAction(sink, call: index)
@@ -187,6 +198,8 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
   func isFreed(_ id: NodeID) -> Bool { weakNodes[id]?.object == nil }
 
   func isViewAlive(_ id: NodeID) -> Bool { weakViews[id]?.object != nil }
+
+  func isSuspended(_ id: NodeID) -> Bool { weakNodes[id]?.object?.isSuspendedLocked ?? false }
 
   func takeInvalidations(_ id: NodeID) -> InvalidationCounts? {
     guard let view = views[id] else { return nil }
