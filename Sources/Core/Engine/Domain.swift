@@ -56,8 +56,9 @@ package final class Domain: @unchecked Sendable {
     didSet { isForwarded = forward != nil }
   }
   /// How many domains forward to this one, directly or not (the size of its tree, less one):
-  /// union by size keeps the forwarding chains short. A split subtracts what it cuts off.
-  /// Guarded by the root's lock.
+  /// union by size keeps the forwarding chains short. A split subtracts what it cuts off; a
+  /// domain freed while it forwards (its nodes gone) stays counted, an overestimate that only
+  /// weighs the choice. Guarded by the root's lock.
   @exclusivity(unchecked) var mergedCount = 0
   /// Derived nodes that have catching-up records (see `ValueNode.catchingUp`), checked at the
   /// end of every delivery's commit: a record is caught up by the delivery of the writes it
@@ -124,6 +125,19 @@ package final class Domain: @unchecked Sendable {
   #endif
 
   @usableFromInline package init() { lock = lockStorage.handle }
+
+  #if DEBUG
+    /// This domain in the debug lists of children (see `ChildDomain`).
+    let debugSerial = FreedDomains.shared.nextSerial()
+
+    /// A domain freed while it forwards (nothing refers to it any more: its nodes are gone)
+    /// is recorded freed, for the check that walks its parent's debug list of children. It
+    /// may be freed with any lock held, so it takes none of the domains'.
+    deinit {
+      FreedDomains.shared.recordFreed(
+        forward == nil ? nil : debugSerial, listing: debugChildren.values.map(\.serial))
+    }
+  #endif
 
   /// Locks the root of this domain and returns it; the caller unlocks `root.lock`.
   @inlinable @inline(__always)

@@ -144,6 +144,10 @@ extension Engine {
     next._withUnsafeGuaranteedRef { node in
       node.assertDelivering(ThreadContext.current)
       guard node.steps.recompute(node) else { return }
+      // Queued again by its own run (relinked to an input that changes later in this event):
+      // the next run decides whether it changed, and what is computed from it hears of that
+      // run's value only, not of this one's (which an equal second value would take back).
+      if _slowPath(node.isQueued) { return }
       if !node.isChanged {
         node.isChanged = true
         session.appendChanged(next)

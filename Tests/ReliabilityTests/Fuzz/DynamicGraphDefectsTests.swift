@@ -8,10 +8,9 @@ import Testing
 /// Defects of computed properties in dynamic graphs (branches that flip, suspension, domains
 /// that join in the middle of a delivery), each reduced to a minimal program from what the
 /// model-based random programs and the concurrent fuzz found (issue 26, "close the class").
-///
-/// Those not fixed yet are known issues: each expectation that fails today is wrapped in
-/// `withKnownIssue` with the defect, so that it starts failing (and the wrapper must go) once
-/// fixed. The random programs' seeds that fail for them are listed in `KnownFailures`.
+/// Each failed before its fix. The one not fixed yet is a known issue: its expectation is
+/// wrapped in `withKnownIssue` with the defect, so that it starts failing (and the wrapper must
+/// go) once fixed; the random programs' seeds that fail for it are listed in `KnownFailures`.
 @Suite("Computed properties in dynamic graphs")
 struct DynamicGraphDefectsTests {
   @Test("A computed property over another, both unobserved, follows the other's new branch")
@@ -29,15 +28,7 @@ struct DynamicGraphDefectsTests {
     #expect(outer.value == 0)
     input.accept(6)
     #expect(inner.value == 6)
-    withKnownIssue(
-      Comment(
-        rawValue: "A suspended computed property's cached pull is not made stale by a write to a "
-          + "dependency of a suspended property it reads, when that dependency is new (its "
-          + "branch flipped since it was linked): `DerivedNode.pullValue` trusts `pulledStamp` "
-          + "against the node's own domain, which that write does not move")
-    ) {
-      #expect(outer.value == 6)
-    }
+    #expect(outer.value == 6)
   }
 
   @Test("A filter made in a batch over a computed property starts as over the same map")
@@ -81,16 +72,7 @@ struct DynamicGraphDefectsTests {
       }
     }
     #expect(filteredInBatch(computed: false) == 2)
-    withKnownIssue(
-      Comment(
-        rawValue: "A derived value made in a batch over a suspended computed property whose "
-          + "branch flipped is not refreshed from the delivered values when attached: its "
-          + "creation stamp (`DerivedNode.creationStamp`, `Domain.writeStamp`) is taken in the "
-          + "computed property's domain, which the batch's write to the new dependency does "
-          + "not move")
-    ) {
-      #expect(filteredInBatch(computed: true) == 2)
-    }
+    #expect(filteredInBatch(computed: true) == 2)
   }
 
   @Test("A write a sink makes into another domain is delivered after the writes it made before")
@@ -121,7 +103,10 @@ struct DynamicGraphDefectsTests {
           "A sink's write into a domain no delivery holds is delivered at once (nested), ahead of "
           + "the writes it queued before in the delivering domain; a computed property that then "
           + "switches into that domain (`ComputedLink.compute` → `relinkDelivered`, merging the "
-          + "domains) reads the newer value")
+          + "domains) reads the newer value. Deferring every such write to the end of the "
+          + "delivery breaks the opposite order (a free domain's write, then a queued one: "
+          + "4 model seeds fail), so the fix must keep one order across the domains a thread "
+          + "writes from a sink")
     ) {
       #expect(seen.values == [6, 7, 2])
     }
@@ -155,15 +140,7 @@ struct DynamicGraphDefectsTests {
     }
     let fromComputed = heard { n0, n2, n5 in Property { n2.value % 2 == 0 ? n0.value : n5.value } }
     #expect(fromCombined == [6])
-    withKnownIssue(
-      Comment(
-        rawValue:
-          "A subscriber made inside a batch on a suspended computed property skips the batch's "
-          + "delivery: its catching-up record (`ValueNode.catchingUp`) is taken before the "
-          + "property is resumed and relinked to what the delivered values select")
-    ) {
-      #expect(fromComputed == [6])
-    }
+    #expect(fromComputed == [6])
   }
 
   @Test(
@@ -184,15 +161,7 @@ struct DynamicGraphDefectsTests {
     let token = q.subscribe(seen.sink)
     a.accept(7)
     #expect(p.value == 6)
-    withKnownIssue(
-      Comment(
-        rawValue:
-          "A computed property recomputed in the same event after relinking to an input ranked "
-          + "above it (`relinkDelivered` → `Engine.recomputeLater`) notifies the nodes derived "
-          + "from it although its second run gives back the value it held")
-    ) {
-      #expect(seen.values == [6])
-    }
+    #expect(seen.values == [6])
     token.cancel()
   }
 }

@@ -5,27 +5,18 @@
 /// Each defect has a deterministic test of its own in `Fuzz/DynamicGraphDefectsTests.swift`.
 /// Seeds outside the default range (`RELIABILITY_SEED`, `RELIABILITY_PROGRAMS`) are not listed.
 enum KnownFailures {
-  /// `DynamicGraphDefectsTests.suspendedComputedOverComputedFollowsNewDependency`.
-  static let staleSuspendedPull =
-    "a suspended computed property over another whose branch flipped keeps a stale cached "
-    + "pull (DynamicGraphDefectsTests.suspendedComputedOverComputedFollowsNewDependency)"
   /// `DynamicGraphDefectsTests.sinkWriteIntoAnotherDomainIsDeliveredInOrder`.
   static let nestedDeliveryAhead =
     "a sink's write into a free domain is delivered before its earlier queued writes, and a "
     + "computed property switching into that domain skips a state "
     + "(DynamicGraphDefectsTests.sinkWriteIntoAnotherDomainIsDeliveredInOrder)"
 
-  static let engine: [UInt64: String] = [
-    1_592_591_871: staleSuspendedPull,
-    1_592_591_954: staleSuspendedPull,
-    1_592_592_524: staleSuspendedPull,
-    1_592_592_701: staleSuspendedPull,
-  ]
+  static let engine: [UInt64: String] = [:]
 
   static let publicLayers: [UInt64: String] = [
+    1_592_590_357: nestedDeliveryAhead,
+    1_592_590_466: nestedDeliveryAhead,
     1_592_590_472: nestedDeliveryAhead,
-    1_592_591_436: staleSuspendedPull,
-    1_592_591_483: staleSuspendedPull,
-    1_592_592_479: staleSuspendedPull,
+    1_592_593_196: nestedDeliveryAhead,
   ]
 }

@@ -84,6 +84,9 @@ struct SplitDomainTests {
     let joins = Counter()
     let stale = Counter()
     let residentBefore = Sustained.residentBytes()
+    #if DEBUG
+      let missedBefore = MissedSplits.recorded
+    #endif
     let peakResident = Maximum()
     let worstWhileChurning = Mutex<Double>(0)
     let worstAfter = Mutex<Double>(0)
@@ -188,6 +191,18 @@ struct SplitDomainTests {
     #expect(growth < 64, "memory grew by \(growth) MB")
     Engine.checkJoinCounts(around: a.asProperty().node)
     Engine.checkJoinCounts(around: b.asProperty().node)
+    #if DEBUG
+      // An edge at zero that is no candidate for a split stays merged for good: the debug
+      // checks count those they meet (about one run in five of this test meets one).
+      withKnownIssue(
+        Comment(
+          rawValue: "an edge whose links all went can be left at zero without being a split "
+            + "candidate (found by `checkJoinCounts` under this churn; cause not found yet)"),
+        isIntermittent: true
+      ) {
+        #expect(MissedSplits.recorded == missedBefore, "edges at zero no split will cut")
+      }
+    #endif
     aToken.cancel()
     bToken.cancel()
   }
