@@ -32,6 +32,8 @@ __thread void *_Nullable invalidating_thread_context __attribute__((tls_model("i
 __thread uint32_t *_Nullable invalidating_lock_held_for_user_code
     __attribute__((tls_model("initial-exec"), nodebug));
 
+__thread intptr_t invalidating_debug_locks_held __attribute__((tls_model("initial-exec"), nodebug));
+
 // How many times a thread that finds the lock taken polls it before sleeping in the kernel.
 // The engine holds its locks for a few loads and stores, so a holder running on another core
 // usually releases within a few polls; a holder that was preempted is not waited for long

@@ -119,7 +119,8 @@ package final class Lock: @unchecked Sendable {
         pthread_mutex_lock(primitive)
       #endif
       #if DEBUG
-        ownerWord.pointee = Self.currentThreadWord
+        recordedOwner = Self.currentThreadWord
+        Self.countHeld(1)
       #endif
     }
 
@@ -136,7 +137,10 @@ package final class Lock: @unchecked Sendable {
         let locked = pthread_mutex_trylock(primitive) == 0
       #endif
       #if DEBUG
-        if locked { ownerWord.pointee = Self.currentThreadWord }
+        if locked {
+          recordedOwner = Self.currentThreadWord
+          Self.countHeld(1)
+        }
       #endif
       return locked
     }
@@ -145,7 +149,8 @@ package final class Lock: @unchecked Sendable {
     package func unlock() {
       #if DEBUG
         assertOwned()
-        ownerWord.pointee = 0
+        recordedOwner = 0
+        Self.countHeld(-1)
       #endif
       #if canImport(Darwin)
         os_unfair_lock_unlock(primitive)

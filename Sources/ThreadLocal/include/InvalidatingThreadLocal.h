@@ -61,6 +61,17 @@ static inline __attribute__((always_inline)) void invalidating_thread_context_se
 extern __thread uint32_t *_Nullable invalidating_lock_held_for_user_code
     __attribute__((tls_model("initial-exec")));
 
+/// How many engine locks the calling thread holds, counted by debug builds only (see
+/// `Engine+Guards.swift`): the check that no lock is held before user code runs.
+extern __thread intptr_t invalidating_debug_locks_held __attribute__((tls_model("initial-exec")));
+
+/// Adds `delta` to `invalidating_debug_locks_held`; returns the new count.
+static inline __attribute__((always_inline)) intptr_t invalidating_debug_locks_add(
+    intptr_t delta) {
+  invalidating_debug_locks_held += delta;
+  return invalidating_debug_locks_held;
+}
+
 /// Sets `invalidating_lock_held_for_user_code`; returns what it was.
 static inline __attribute__((always_inline)) uint32_t *_Nullable
 invalidating_lock_set_held_for_user_code(uint32_t *_Nullable state) {
@@ -170,6 +181,19 @@ static inline __attribute__((always_inline)) uint64_t invalidating_split_count_l
 /// is let go.
 static inline __attribute__((always_inline)) void invalidating_split_count_increment(void) {
   __atomic_fetch_add(&invalidating_split_count, 1, __ATOMIC_RELEASE);
+}
+
+/// The debug record of a lock's owner (see `Engine+Guards.swift`), read and written without
+/// ordering: a thread reads its own writes, and reads another's only to see that it is not
+/// itself. Atomic so that ThreadSanitizer takes the unlocked reads for what they are.
+static inline __attribute__((always_inline)) uintptr_t invalidating_debug_owner_load(
+    uintptr_t *_Nonnull word) {
+  return __atomic_load_n(word, __ATOMIC_RELAXED);
+}
+
+static inline __attribute__((always_inline)) void invalidating_debug_owner_store(
+    uintptr_t *_Nonnull word, uintptr_t owner) {
+  __atomic_store_n(word, owner, __ATOMIC_RELAXED);
 }
 
 #endif
