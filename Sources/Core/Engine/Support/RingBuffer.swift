@@ -34,15 +34,6 @@ package struct RingBuffer<Element> {
     return element
   }
 
-  /// The newest element, if any.
-  @inlinable
-  package var last: Element? {
-    guard count > 0 else { return nil }
-    var index = head + count - 1
-    if index >= storage.count { index -= storage.count }
-    return storage[index]
-  }
-
   /// Moves every element of `other` to the end of this queue, oldest first.
   package mutating func append(contentsOf other: inout RingBuffer<Element>) {
     while let element = other.popFirst() { append(element) }
