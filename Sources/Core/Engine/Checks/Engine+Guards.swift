@@ -61,11 +61,8 @@ extension Lock.Handle {
 
   /// The calling thread, as `ownerWord` records it.
   @usableFromInline static var currentThreadWord: UInt {
-    #if canImport(Darwin)
-      UInt(bitPattern: pthread_self())
-    #else
-      UInt(pthread_self())
-    #endif
+    // A pointer on Apple platforms, an integer on Linux: the word, either way.
+    withUnsafeBytes(of: pthread_self()) { $0.load(as: UInt.self) }
   }
 
   /// Stops unless the calling thread holds this lock. Debug builds only.
