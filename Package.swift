@@ -7,6 +7,7 @@ import PackageDescription
 //   InvalidatingPlatform    HeadlessView, the render loop, UIKit/AppKit glue      (Core)
 //   InvalidatingInvalidation @ViewInvalidating and the invalidators         (Core, Platform)
 //   Invalidating            the one import: re-exports every layer and joins them
+//   InvalidatingTesting     for test targets: TestClock, Recorder (Core, Binding; imported by none)
 let package = Package(
   name: "Invalidating",
   platforms: [.iOS(.v13), .tvOS(.v13), .macOS(.v10_15)],
@@ -16,6 +17,7 @@ let package = Package(
     .library(name: "InvalidatingBinding", targets: ["InvalidatingBinding"]),
     .library(name: "InvalidatingPlatform", targets: ["InvalidatingPlatform"]),
     .library(name: "InvalidatingInvalidation", targets: ["InvalidatingInvalidation"]),
+    .library(name: "InvalidatingTesting", targets: ["InvalidatingTesting"]),
     .executable(name: "invalidating-dashboard", targets: ["invalidating-dashboard"]),
     .executable(name: "invalidating-benchmarks", targets: ["invalidating-benchmarks"]),
   ],
@@ -41,6 +43,11 @@ let package = Package(
         "InvalidatingInvalidation",
       ],
       path: "Sources/Invalidating"),
+    // For test targets: a virtual clock whose advance waits for the work it causes, and a
+    // recorder. It depends on the layers; none of them imports it.
+    .target(
+      name: "InvalidatingTesting", dependencies: ["InvalidatingCore", "InvalidatingBinding"],
+      path: "Sources/Testing"),
     // The demo: a terminal dashboard of this machine. Its views and view models are a library
     // so that the end-to-end tests can drive them on recorded /proc samples.
     .target(
@@ -65,8 +72,11 @@ let package = Package(
       path: "Tests/CoreTests"),
     .testTarget(
       name: "BindingTests",
-      dependencies: ["InvalidatingBinding", "InvalidatingTestSupport"],
+      dependencies: ["InvalidatingBinding", "InvalidatingTesting", "InvalidatingTestSupport"],
       path: "Tests/BindingTests"),
+    .testTarget(
+      name: "TestingTests", dependencies: ["Invalidating", "InvalidatingTesting"],
+      path: "Tests/TestingTests"),
     .testTarget(
       name: "PlatformTests",
       dependencies: ["InvalidatingPlatform", "InvalidatingTestSupport"],

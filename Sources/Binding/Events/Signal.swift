@@ -30,15 +30,21 @@ public class Signal<Element> {
   /// subscribers subscribe to directly, so that they run in subscription order with the
   /// property's other sinks (rule 6). Operators use `node`, derived from it.
   @usableFromInline let changesOf: ValueNode<Element>?
+  /// For a signal that starts with a property's value (``InvalidatingCore/Property/valueAndChanges``
+  /// and the operators that carry it): how a subscriber subscribes from that value. Such a
+  /// subscriber is a subscriber of the property, as one of `changesOf`'s is.
+  @usableFromInline let start: _ValueStart<Element>?
 
   /// Wraps `node`, keeping it attached to the graph for as long as this signal lives.
   @usableFromInline
   package init(
-    node: ValueNode<Element?>, prefix: [Element] = [], changesOf: ValueNode<Element>? = nil
+    node: ValueNode<Element?>, prefix: [Element] = [], changesOf: ValueNode<Element>? = nil,
+    start: _ValueStart<Element>? = nil
   ) {
     self.node = node
     self.prefix = prefix
     self.changesOf = changesOf
+    self.start = start
     node.retainHandle()
   }
 
@@ -104,7 +110,9 @@ public class Signal<Element> {
     // then ends it, as it would end a property's subscription from its first value.
     let prefix = prefix
     let givePrefix = { for event in prefix { sink(event) } }
-    if let changesOf {
+    if let start {
+      start.subscribeInBag(bag, givePrefix, sink)
+    } else if let changesOf {
       changesOf.subscribe(
         in: bag, emitsCurrentValue: false, beforeRegistering: givePrefix, sink)
     } else {
@@ -121,6 +129,7 @@ public class Signal<Element> {
     _ sink: @escaping @Sendable (Element) -> Void, completion: (@Sendable () -> Void)?
   ) -> SubscriptionToken {
     for event in prefix { sink(event) }
+    if let start { return start.subscribe(sink, completion) }
     if let changesOf {
       return changesOf.subscribe(emitsCurrentValue: false, onCompletion: completion, sink)
     }
@@ -198,7 +207,7 @@ extension Signal {
   @inlinable
   static func _derived(
     from inputs: [AnyNode], origin: NodeOrigin, prefix: [Element] = [],
-    event: @escaping @Sendable () -> Element?
+    start: _ValueStart<Element>? = nil, event: @escaping @Sendable () -> Element?
   ) -> Signal<Element> {
     // An event node reads `nil` outside a delivery (at creation too); in one, the event or
     // nothing (`nil`: no event to deliver).
@@ -206,6 +215,6 @@ extension Signal {
       guard mode == .delivery else { return .some(nil) }
       return event().map { .some($0) }
     }
-    return Signal(node: node, prefix: prefix)
+    return Signal(node: node, prefix: prefix, start: start)
   }
 }

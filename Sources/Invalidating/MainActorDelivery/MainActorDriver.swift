@@ -70,7 +70,8 @@ final class _MainActorDriver<Value>: @unchecked Sendable {
     isHopScheduled = true
     lock.unlock()
     guard mustSchedule else { return }
-    Task { @MainActor [weak self] in
+    // Followed by work tracking, so that a test clock waits for the hop.
+    _startMainActorTask { [weak self] in
       guard let self else { return }
       lock.lock()
       isHopScheduled = false

@@ -1,3 +1,4 @@
+import InvalidatingBinding
 import InvalidatingCore
 import InvalidatingPlatform
 
@@ -40,7 +41,8 @@ final class _MainActorInbox<Value: Sendable>: @unchecked Sendable {
     isDrainScheduled = true
     lock.unlock()
     if mustSchedule {
-      Task { @MainActor [weak self] in self?.drain() }
+      // Followed by work tracking, so that a test clock waits for the hop.
+      _startMainActorTask { [weak self] in self?.drain() }
     }
   }
 
