@@ -114,14 +114,16 @@ let package = Package(
 // The DocC tutorials' code listings (Docs/Examples/<Tutorial>/Step<N>/): one executable per step
 // that changes code, so `swift build` compiles every listing and each step runs as it stands.
 // Tests/DocsTests runs each tutorial's last step and checks its output.
-let tutorialSteps: [(tutorial: String, steps: Int)] = [
-  ("ViewModel", 4), ("Views", 3), ("Automatic", 3),
+// The async tutorial's steps run their view model on InvalidatingTesting's test clock.
+let tutorialSteps: [(tutorial: String, steps: Int, dependencies: [Target.Dependency])] = [
+  ("ViewModel", 4, ["Invalidating"]), ("Views", 3, ["Invalidating"]),
+  ("Automatic", 3, ["Invalidating"]), ("Async", 3, ["Invalidating", "InvalidatingTesting"]),
 ]
-for (tutorial, steps) in tutorialSteps {
+for (tutorial, steps, dependencies) in tutorialSteps {
   for step in 1...steps {
     package.targets.append(
       .executableTarget(
-        name: "\(tutorial)TutorialStep\(step)", dependencies: ["Invalidating"],
+        name: "\(tutorial)TutorialStep\(step)", dependencies: dependencies,
         path: "Docs/Examples/\(tutorial)/Step\(step)"))
   }
 }

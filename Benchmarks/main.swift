@@ -103,6 +103,7 @@ let scenarios: [(name: String, run: () -> [Row])] = [
       ]
     }
   ),
+  ("async", { [latestWinsAsync(configuration)] }),
   ("parallel", { [false, true].map { twoThreads(apart: $0, configuration) } }),
   // Last: it leaves the process with threads (see `readWithThreads`).
   ("read, threads", { [readWithThreads(configuration)] }),

@@ -193,6 +193,8 @@ extension Property where Value: Sendable {
       case .finished(let result, isIdle: true): return AsyncPhase(result)
       }
     }
+    // Held first: a result that comes before the holding node exists would be lost.
+    let phase = Property<AsyncPhase<Output>>(initial: .running, then: phases)
     // The work for the value delivered so far starts in delivery order; a change delivered
     // before that has started it already.
     Engine.performInOrder(in: phases.node.home) {
@@ -201,7 +203,7 @@ extension Property where Value: Sendable {
     }
     storage.endsWithInput(
       subscribe({ _ in }, onCompleted: { [weak storage] in storage?.inputEnded() }))
-    return Property<AsyncPhase<Output>>(initial: .running, then: phases)
+    return phase
   }
 }
 
