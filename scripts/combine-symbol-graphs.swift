@@ -24,6 +24,7 @@ import Foundation
 
 let layers: Set = [
   "InvalidatingCore", "InvalidatingBinding", "InvalidatingPlatform", "InvalidatingInvalidation",
+  "InvalidatingTesting",
 ]
 let combined = "Invalidating"
 

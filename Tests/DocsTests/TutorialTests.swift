@@ -21,6 +21,12 @@ import Testing
     let promised = try lastCodeBlock(ofTutorial: "Automatic.tutorial")
     #expect(printed == promised)
   }
+
+  @Test func asyncWorkInAViewModel() throws {
+    let printed = try run(executable: "AsyncTutorialStep3")
+    let promised = try lastCodeBlock(ofTutorial: "Async.tutorial")
+    #expect(printed == promised)
+  }
 }
 
 /// The text of the last fenced code block of a tutorial in the DocC catalog, without the

@@ -14,9 +14,9 @@ extension Property {
   /// a property's subscriber does, with no change lost or repeated between them. `map`,
   /// `filter` and `compactMap` carry the first value along (each new subscriber gets the value
   /// of its moment, transformed); the operators that follow their input from the moment they
-  /// are made (`debounce`, `throttle`, `scan`, the async operators, `hold`) take it then, as
-  /// their first event; `merge` and `withLatestFrom` take it then, as a ``startWith(_:)``
-  /// event.
+  /// are made (`debounce`, `throttle`, `scan`, the async operators, `Property(initial:then:)`)
+  /// take it then, as their first event; `merge` and `withLatestFrom` take it then, as a
+  /// ``InvalidatingBinding/Signal/startWith(_:)`` event.
   ///
   /// - Complexity: O(1) per change.
   public var valueAndChanges: Signal<Value> {

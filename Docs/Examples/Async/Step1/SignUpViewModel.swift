@@ -5,13 +5,14 @@ final class SignUpViewModel: Sendable {
   let usernameStatus: Property<String>
 
   init(service: Service, clock: some Clock<Duration> & Sendable) {
-    usernameStatus = username.debounce(
-      for: .milliseconds(300), clock: clock
-    )
-    .flatMapLatest { name in
-      (name, name.isEmpty ? nil : try await service.isAvailable(name))
-    }
-    .map { phase in
+    let availability =
+      username
+      .debounce(for: .milliseconds(300), clock: clock)
+      .flatMapLatest { (name: String) -> (String, Bool?) in
+        guard !name.isEmpty else { return (name, nil) }
+        return (name, try await service.isAvailable(name))
+      }
+    usernameStatus = availability.map { phase in
       switch phase {
       case .running: "checking…"
       case .success((_, nil)): ""

@@ -9,19 +9,16 @@ final class SignUpViewModel: Sendable {
 
   init(service: Service, clock: some Clock<Duration> & Sendable) {
     let activity = ActivityTracker()
-    let availability = username.debounce(
-      for: .milliseconds(300), clock: clock
-    )
-    .flatMapLatest { name in
-      (
-        name,
-        name.isEmpty
-          ? nil
-          : try await activity.track {
-            try await service.isAvailable(name)
-          }
-      )
-    }
+    let availability =
+      username
+      .debounce(for: .milliseconds(300), clock: clock)
+      .flatMapLatest { (name: String) -> (String, Bool?) in
+        guard !name.isEmpty else { return (name, nil) }
+        let free = try await activity.track {
+          try await service.isAvailable(name)
+        }
+        return (name, free)
+      }
     usernameStatus = availability.map { phase in
       switch phase {
       case .running: "checking…"

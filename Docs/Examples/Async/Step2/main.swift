@@ -10,9 +10,10 @@ let welcome = Recorder(model.signUp.values, clock: clock)
 
 model.username.accept("mona")
 model.password.accept("correct horse")
-await clock.advance(by: .milliseconds(500))  // debounced at 300 ms, checked by 500 ms
+// The name is debounced at 300 ms and checked by 500 ms; the second tap is refused.
+await clock.advance(by: .milliseconds(500))
 model.signUpTapped()
-model.signUpTapped()  // refused: the first one is executing
+model.signUpTapped()
 await clock.advance(by: .milliseconds(500))
 
 print("requests: \(service.requests)")

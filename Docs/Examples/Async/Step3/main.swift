@@ -8,10 +8,12 @@ let model = SignUpViewModel(service: service, clock: clock)
 await clock.settle()  // the empty name's status: it needs no request
 let status = Recorder(model.usernameStatus, clock: clock)
 
+// "mon" is checked from 300 ms; "mona", checked from 700 ms, supersedes it and is tried
+// twice: the first try fails.
 model.username.accept("mon")
-await clock.advance(by: .milliseconds(400))  // "mon" is checked from 300 ms
-model.username.accept("mona")  // its check, from 700 ms, supersedes that one
-await clock.advance(by: .seconds(2))  // tried twice: failed, then answered
+await clock.advance(by: .milliseconds(400))
+model.username.accept("mona")
+await clock.advance(by: .seconds(2))
 
 for record in status.records {
   print("\(record.time): \"\(record.value)\"")
