@@ -28,6 +28,7 @@ extension Signal where Element: Sendable {
   ///   - work: The work for one event.
   /// - Returns: A signal of each piece of work's outcome: errors are values (see
   ///   ``replaceError(with:file:line:)``, ``successes()`` and ``failures()``), and never end the signal.
+  @inlinable
   public func concatMap<Output: Sendable>(
     attempts: Int = 1, file: StaticString = #fileID, line: UInt = #line,
     _ work: @escaping @Sendable (Element) async throws -> Output
@@ -51,6 +52,7 @@ extension Signal where Element: Sendable {
   ///   - line: The line that calls the operator, for traces; leave the default.
   ///   - work: The work for one event.
   /// - Returns: A signal of the results.
+  @inlinable
   public func concatMap<Output: Sendable>(
     file: StaticString = #fileID, line: UInt = #line,
     _ work: @escaping @Sendable (Element) async -> Output
@@ -91,6 +93,7 @@ extension Property where Value: Sendable {
   ///   - line: The line that calls the operator, for traces; leave the default.
   ///   - work: The work for one value.
   /// - Returns: The phase of the work, starting ``AsyncPhase/running``.
+  @inlinable
   public func concatMap<Output: Sendable>(
     attempts: Int = 1, file: StaticString = #fileID, line: UInt = #line,
     _ work: @escaping @Sendable (Value) async throws -> Output

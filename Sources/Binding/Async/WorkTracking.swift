@@ -1,18 +1,20 @@
 import InvalidatingCore
+import Synchronization
 
 /// The tasks the package starts (the time operators' waits, async work, actions, main-actor
 /// hops), followed so that a test clock can tell when the work a step of a test caused is
 /// done: InvalidatingTesting's `TestClock.advance(by:)` returns once every such task has
 /// finished or waits on a test clock.
 ///
-/// Off until a test clock is made: until then starting a task costs one uncontended lock more
-/// than `Task { }`. Once on, each task is a ``WorkUnit`` of a ``WorkScope``: the scope of the
+/// Off until a test clock is made: until then starting a task costs one atomic load more than
+/// `Task { }` (a load and an uncontended lock before macOS 15 and iOS 18). Once on, each task is
+/// a ``WorkUnit`` of a ``WorkScope``: the scope of the
 /// unit whose code started it (a task-local value, so work started by work stays in its
 /// scope), or, started from other code, the scope of the task that code runs in (a test's
 /// task), or the scope of code outside any task. A scope counts its units that can run: started
 /// and not finished, and not asleep on a test clock.
 package enum WorkTracking {
-  /// Guards `isEnabled`, the scopes' counts and waiters, and `scopes`.
+  /// Guards `_isEnabled`, the scopes' counts and waiters, and `scopes`.
   static let lock = Lock()
   /// Safe: read and written only while `lock` is held.
   nonisolated(unsafe) static var _isEnabled = false
@@ -28,14 +30,28 @@ package enum WorkTracking {
     lock.lock()
     _isEnabled = true
     lock.unlock()
+    if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+      _TrackingSwitch.shared.isOn.store(true, ordering: .releasing)
+    }
+  }
+
+  /// Whether tracking is on: a lock-free read where the standard library has atomics, so that
+  /// threads starting tasks share no lock while no test clock exists.
+  static var isEnabled: Bool {
+    if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+      return _TrackingSwitch.shared.isOn.load(ordering: .acquiring)
+    }
+    lock.lock()
+    defer { lock.unlock() }
+    return _isEnabled
   }
 
   /// A new unit, counted as running in the current scope; `nil` while tracking is off.
   static func beginUnit() -> WorkUnit? {
+    guard isEnabled else { return nil }
     let parent = current
     lock.lock()
     defer { lock.unlock() }
-    guard _isEnabled else { return nil }
     let scope = parent?.scope ?? rootScopeLocked()
     scope.running += 1
     return WorkUnit(scope: scope)
@@ -141,11 +157,14 @@ package final class WorkScope: @unchecked Sendable {
 }
 
 /// Starts `operation` in a task, as `Task { }` does, followed by work tracking when it is on.
-@discardableResult
+/// (Not generic: called from the inlinable operators' code, it needs no specializing.)
+@usableFromInline @discardableResult
 package func _startTask(
   _ operation: @escaping @Sendable () async -> Void
 ) -> Task<Void, Never> {
-  guard let unit = WorkTracking.beginUnit() else { return Task(operation: operation) }
+  // A closure literal, not `Task(operation: operation)`: passing the closure through would
+  // add two reabstraction thunks, each an async frame, to every task.
+  guard let unit = WorkTracking.beginUnit() else { return Task { await operation() } }
   return Task {
     await WorkTracking.$current.withValue(unit) { await operation() }
     unit.end()
@@ -163,4 +182,11 @@ package func _startMainActorTask(_ operation: @escaping @MainActor @Sendable () 
     WorkTracking.$current.withValue(unit) { operation() }
     unit.end()
   }
+}
+
+/// Whether work tracking is on, as an atomic flag (see `WorkTracking.isEnabled`).
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+final class _TrackingSwitch: Sendable {
+  static let shared = _TrackingSwitch()
+  let isOn = Atomic<Bool>(false)
 }

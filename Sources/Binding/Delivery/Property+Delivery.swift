@@ -65,7 +65,7 @@ extension Property {
   ) -> SubscriptionToken {
     _Mailbox.subscribe(
       to: node,
-      schedule: { drain in Task { await actor._run(drain) } },
+      schedule: { drain in _startTask { await actor._run(drain) } },
       deliver: { mailbox in
         // `deliver` runs inside `_run`, isolated to `actor`.
         actor.assumeIsolated { actor in

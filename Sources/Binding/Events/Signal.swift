@@ -17,7 +17,10 @@ import InvalidatingCore
 /// Operators (`map`, `filter`, `compactMap`, `merge`, `withLatestFrom`, `scan`, `startWith`,
 /// `debounce`, `throttle`) make new signals on the same engine: a signal derived from state
 /// and events is glitch-free with the rest of the graph, and its sinks run in the order of the
-/// contract. `Property.changes` is the signal of a property's changes.
+/// contract. `Property.changes` is the signal of a property's changes, `valueAndChanges` its
+/// value then its changes. Async work per event (`flatMapLatest`, `flatMap`, `concatMap`,
+/// `flatMapFirst`) delivers its results as events too; `bind(to:)` feeds a relay, and
+/// `Property(initial:then:)` holds the latest event as state.
 ///
 /// > Important: State coalesces, events do not (rule 10 of the contract). Use a `Property` for
 /// > what a screen shows, and a `Signal` for what the user does.

@@ -190,6 +190,21 @@ struct AsyncWorkTests {
     #expect(api.log == ["start a", "cancel a"])
   }
 
+  @Test("A property's work is cancelled once nothing observes its phase")
+  func unobservedPropertyWorkIsCancelled() async {
+    let clock = TestClock()
+    let api = FakeGitHub(clock: clock)
+    let username = BehaviorRelay("mona")
+    var availability: Property<AsyncPhase<Bool>>? = username.flatMapLatest {
+      try await api.isAvailable($0)
+    }
+    await clock.settle()
+    #expect(availability?.value.isRunning == true)
+    availability = nil
+    await clock.advance(by: .seconds(1))
+    #expect(api.log == ["start available mona", "cancel available mona"])
+  }
+
   @Test("When the input ends, the work in flight delivers, then the output ends")
   func inputEndEndsOutputAfterTheWork() async {
     let clock = TestClock()

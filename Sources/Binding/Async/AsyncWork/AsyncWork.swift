@@ -2,15 +2,23 @@ import InvalidatingCore
 
 /// What a piece of async work reports to the node that delivers its output: it started, or
 /// it finished (with whether other work is still in flight or waiting).
+@usableFromInline
 enum _AsyncUpdate<Output: Sendable>: Sendable {
   case started
   case finished(Result<Output, any Error>, isIdle: Bool)
 }
 
 /// A finished piece of work, as its task hands it to the graph.
+@usableFromInline
 struct _AsyncCompletion<Output: Sendable>: Sendable {
-  let id: UInt64
-  let result: Result<Output, any Error>
+  @usableFromInline let id: UInt64
+  @usableFromInline let result: Result<Output, any Error>
+
+  @inlinable
+  init(id: UInt64, result: Result<Output, any Error>) {
+    self.id = id
+    self.result = result
+  }
 }
 
 /// Async work per element: the one primitive behind the async operators (`flatMapLatest`,
@@ -27,19 +35,28 @@ struct _AsyncCompletion<Output: Sendable>: Sendable {
 /// The output node owns this storage; the tasks hold it weakly, and its `deinit` (the output
 /// is no longer observed: the signal or property, its subscriptions and what is derived from
 /// it are gone) cancels every task in flight.
+///
+/// Inlinable, like the operators: unspecialized, each step of the work costs more in generic
+/// metadata lookups than in the work itself.
+@usableFromInline
 final class _AsyncWork<Input: Sendable, Output: Sendable>: @unchecked Sendable {
-  // Safe: `machine`, `tasks` and `inputEnd` are only touched while `lock` is held; `work` is
+  // Safe: `machine`, `tasks`, `inputEnd` and `receivedChange` are only touched while `lock` is
+  // held (hence `@exclusivity(unchecked)`: the lock makes every access exclusive); `work` is
   // immutable; `results` is a weak reference (loaded atomically) to a thread-safe node.
-  private let lock = Lock()
-  private var machine: _AsyncWorkStateMachine<Input>
-  private var tasks: [UInt64: Task<Void, Never>] = [:]
+  @usableFromInline let lock = Lock()
+  @exclusivity(unchecked) @usableFromInline var machine: _AsyncWorkStateMachine<Input>
+  /// The tasks in flight and their identifiers: a few at most, except for `.merge`.
+  @exclusivity(unchecked) @usableFromInline var tasks: [(id: UInt64, task: Task<Void, Never>)] = []
   /// The subscription through which the work learns that its input has ended.
-  private var inputEnd: SubscriptionToken?
-  private let work: @Sendable (Input) async -> Result<Output, any Error>
-  private weak var results: SourceNode<_AsyncCompletion<Output>?>?
+  @exclusivity(unchecked) @usableFromInline var inputEnd: SubscriptionToken?
+  @usableFromInline let work: @Sendable (Input) async -> Result<Output, any Error>
+  @usableFromInline weak var results: SourceNode<_AsyncCompletion<Output>?>?
   /// For a property's work: the change count of the input value last received.
-  private var receivedChange: UInt64?
+  @exclusivity(unchecked) @usableFromInline var receivedChange: UInt64?
+  /// Ends `results`; set with it, before the work is shared.
+  @usableFromInline var endResults: @Sendable () -> Void = {}
 
+  @inlinable
   init(
     _ strategy: _AsyncStrategy, work: @escaping @Sendable (Input) async -> Result<Output, any Error>
   ) {
@@ -48,20 +65,23 @@ final class _AsyncWork<Input: Sendable, Output: Sendable>: @unchecked Sendable {
   }
 
   deinit {
-    for task in tasks.values { task.cancel() }
+    for entry in tasks { entry.task.cancel() }
     inputEnd?.cancel()
   }
 
   /// Makes the source of results, which the output node takes as an input. Call once.
+  @usableFromInline
   func makeResults() -> SourceNode<_AsyncCompletion<Output>?> {
     let results = SourceNode<_AsyncCompletion<Output>?>(
       events: _AsyncCompletion<Output>.self, origin: .kind("async work"))
     self.results = results
+    endResults = { [weak results] in results?.complete() }
     return results
   }
 
   /// Ends the output once the input has ended and the work left is done: `token` is a
   /// subscription to the input with this end as its completion.
+  @usableFromInline
   func endsWithInput(_ token: SubscriptionToken) {
     lock.lock()
     inputEnd = token
@@ -69,6 +89,7 @@ final class _AsyncWork<Input: Sendable, Output: Sendable>: @unchecked Sendable {
   }
 
   /// The input ended.
+  @usableFromInline
   func inputEnded() {
     lock.lock()
     machine.endInput()
@@ -77,10 +98,11 @@ final class _AsyncWork<Input: Sendable, Output: Sendable>: @unchecked Sendable {
   }
 
   /// Takes `element`. Role (the output node's computation, or a change in delivery order).
+  @inlinable
   func receive(_ element: Input) -> _AsyncUpdate<Output>? {
     lock.lock()
     let (start, cancel) = machine.receive(element)
-    let superseded = cancel.flatMap { tasks.removeValue(forKey: $0) }
+    let superseded = cancel.flatMap { takeTask($0) }
     if let start { begin(start) }
     lock.unlock()
     // Cancelled outside the lock: cancellation runs the task's handlers at once.
@@ -90,6 +112,7 @@ final class _AsyncWork<Input: Sendable, Output: Sendable>: @unchecked Sendable {
 
   /// Takes the property value `value`, the input's change number `change`, unless it was
   /// taken already. Role.
+  @inlinable
   func receive(_ value: Input, change: UInt64) -> _AsyncUpdate<Output>? {
     lock.lock()
     guard receivedChange != change else {
@@ -102,10 +125,11 @@ final class _AsyncWork<Input: Sendable, Output: Sendable>: @unchecked Sendable {
   }
 
   /// Takes a finished piece of work: its update if its result is still wanted. Role.
+  @inlinable
   func finish(_ completion: _AsyncCompletion<Output>) -> _AsyncUpdate<Output>? {
     lock.lock()
     let (isWanted, next) = machine.finish(completion.id)
-    tasks[completion.id] = nil
+    _ = takeTask(completion.id)
     if let next { begin(next) }
     let isIdle = machine.isIdle
     lock.unlock()
@@ -113,32 +137,71 @@ final class _AsyncWork<Input: Sendable, Output: Sendable>: @unchecked Sendable {
   }
 
   /// Starts the task of `start`. Lock.
-  private func begin(_ start: _AsyncWorkStateMachine<Input>.Start) {
+  @inlinable
+  func begin(_ start: _AsyncWorkStateMachine<Input>.Start) {
     let work = work
     let id = start.id
     let input = start.input
-    tasks[id] = _startTask { [weak self, weak results] in
+    let task = _startTask { [weak self, weak results] in
       let result = await work(input)
-      // Superseded or unobserved: the delivery would drop it, so it is not handed over.
-      guard !Task.isCancelled, let results else { return }
+      // Superseded or unobserved: the delivery would drop it, so it is not handed over (which
+      // would take the domain's drainer role, or wait for it, for nothing). The delivery's
+      // check stays the one that decides: a task superseded after this one is dropped there.
+      guard !Task.isCancelled, let self, let results, self.isInFlight(id) else { return }
       results.emit(_AsyncCompletion(id: id, result: result))
-      self?.endOutputIfDone()
+      self.endOutputIfDone()
+    }
+    tasks.append((id, task))
+  }
+
+  /// Removes and returns the task of the work `id`, if it is listed. Lock.
+  @inlinable
+  func takeTask(_ id: UInt64) -> Task<Void, Never>? {
+    guard let index = tasks.firstIndex(where: { $0.id == id }) else { return nil }
+    return tasks.remove(at: index).task
+  }
+
+  /// Whether the work `id` is still in flight (not superseded, not cancelled).
+  @inlinable
+  func isInFlight(_ id: UInt64) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return machine.isInFlight(id)
+  }
+
+  /// Takes `elements` (a signal's start events) in delivery order of `output`'s domain.
+  @usableFromInline
+  func startInOrder(with elements: [Input], in output: AnyNode) {
+    Engine.performInOrder(in: output.home) { [self] in
+      for element in elements { _ = receive(element) }
+    }
+  }
+
+  /// Takes the value `input` has delivered so far, in delivery order of `output`'s domain
+  /// (a change delivered before then has been taken already).
+  @usableFromInline
+  func startInOrder(with input: ValueNode<Input>, in output: AnyNode) {
+    Engine.performInOrder(in: output.home) { [self] in
+      let (value, change) = input.deliveredValueAndChangeCount()
+      _ = receive(value, change: change)
     }
   }
 
   /// Ends the results source (and so the output, whose input has ended too) once the input
   /// has ended and no work is left.
-  private func endOutputIfDone() {
+  @inlinable
+  func endOutputIfDone() {
     lock.lock()
     let ends = machine.takeOutputEnd()
     lock.unlock()
-    if ends { results?.complete() }
+    if ends { endResults() }
   }
 }
 
 extension Signal where Element: Sendable {
   /// Runs `work` for each event with `strategy`: the signal of what `update` makes of each
   /// piece of work's updates (`nil`: none).
+  @inlinable
   func _async<Output: Sendable, Event>(
     _ strategy: _AsyncStrategy, origin: NodeOrigin,
     work: @escaping @Sendable (Element) async -> Result<Output, any Error>,
@@ -158,10 +221,7 @@ extension Signal where Element: Sendable {
     }
     // The start events (`startWith`, a property's value) are taken as the first events, in
     // delivery order; the events alone are followed for the input's end.
-    let startEvents = startEvents
-    Engine.performInOrder(in: output.node.home) {
-      for element in startEvents { _ = storage.receive(element) }
-    }
+    storage.startInOrder(with: startEvents, in: output.node)
     let input = Signal(node: node, changesOf: changesOf)
     storage.endsWithInput(
       input.subscribe({ _ in }, onCompleted: { [weak storage] in storage?.inputEnded() }))
@@ -172,6 +232,7 @@ extension Signal where Element: Sendable {
 extension Property where Value: Sendable {
   /// Runs `work` for this property's value and for each change with `strategy`: the phase of
   /// the work.
+  @inlinable
   func _async<Output: Sendable>(
     _ strategy: _AsyncStrategy, origin: NodeOrigin,
     work: @escaping @Sendable (Value) async -> Result<Output, any Error>
@@ -197,10 +258,7 @@ extension Property where Value: Sendable {
     let phase = Property<AsyncPhase<Output>>(initial: .running, then: phases)
     // The work for the value delivered so far starts in delivery order; a change delivered
     // before that has started it already.
-    Engine.performInOrder(in: phases.node.home) {
-      let (value, change) = input.deliveredValueAndChangeCount()
-      _ = storage.receive(value, change: change)
-    }
+    storage.startInOrder(with: node, in: phases.node)
     storage.endsWithInput(
       subscribe({ _ in }, onCompleted: { [weak storage] in storage?.inputEnded() }))
     return phase
@@ -209,6 +267,7 @@ extension Property where Value: Sendable {
 
 /// `work`, tried up to `attempts` times while it throws (a cancelled task is not tried again),
 /// its outcome as a `Result`.
+@inlinable
 func _attempting<Input: Sendable, Output: Sendable>(
   _ attempts: Int, _ work: @escaping @Sendable (Input) async throws -> Output
 ) -> @Sendable (Input) async -> Result<Output, any Error> {

@@ -1,5 +1,6 @@
 /// The four ways to run async work per element (RxSwift's `flatMapLatest`, `flatMap`,
 /// `concatMap`, `flatMapFirst`; ReactiveSwift's `.latest`, `.merge`, `.concat`, `.throttle`).
+@usableFromInline
 enum _AsyncStrategy: Sendable {
   /// A new element cancels the work in flight.
   case latest
@@ -14,30 +15,40 @@ enum _AsyncStrategy: Sendable {
 /// The state of async work per element, as a value: what is in flight, what waits, whether
 /// the input has ended. Each transition returns what the storage must do (start, cancel,
 /// deliver), which it does outside its lock.
+@usableFromInline
 struct _AsyncWorkStateMachine<Input> {
-  let strategy: _AsyncStrategy
+  @usableFromInline let strategy: _AsyncStrategy
   /// The identifier of the next piece of work started.
-  private var nextID: UInt64 = 0
+  @usableFromInline var nextID: UInt64 = 0
   /// The work in flight, oldest first: at most one, except for `.merge`.
-  private(set) var running: [UInt64] = []
+  @usableFromInline var running: [UInt64] = []
   /// For `.concat`: the elements waiting for the work in flight to finish, oldest first.
-  private var waiting: [Input] = []
+  @usableFromInline var waiting: [Input] = []
   /// Whether the input has ended: once the work left is done, the output ends too.
-  private(set) var inputEnded = false
+  @usableFromInline var inputEnded = false
   /// Whether the output has been ended (it ends once).
-  private var outputEnded = false
+  @usableFromInline var outputEnded = false
 
+  @inlinable
   init(strategy: _AsyncStrategy) {
     self.strategy = strategy
   }
 
   /// Work to start for an element, with its identifier.
+  @usableFromInline
   struct Start {
-    let id: UInt64
-    let input: Input
+    @usableFromInline let id: UInt64
+    @usableFromInline let input: Input
+
+    @inlinable
+    init(id: UInt64, input: Input) {
+      self.id = id
+      self.input = input
+    }
   }
 
   /// An element arrived: the work to start, if any, and the work to cancel, if any.
+  @inlinable
   mutating func receive(_ input: Input) -> (start: Start?, cancel: UInt64?) {
     switch strategy {
     case .latest:
@@ -59,6 +70,7 @@ struct _AsyncWorkStateMachine<Input> {
 
   /// The work `id` finished: whether its result is still wanted (it is in flight: not
   /// superseded, not cancelled), and the work to start next (`.concat`).
+  @inlinable
   mutating func finish(_ id: UInt64) -> (isWanted: Bool, next: Start?) {
     guard let index = running.firstIndex(of: id) else { return (false, nil) }
     running.remove(at: index)
@@ -66,30 +78,31 @@ struct _AsyncWorkStateMachine<Input> {
     return (true, start(waiting.removeFirst()))
   }
 
+  /// Whether the work `id` is in flight.
+  @inlinable
+  func isInFlight(_ id: UInt64) -> Bool { running.contains(id) }
+
   /// Whether nothing is in flight or waiting.
+  @inlinable
   var isIdle: Bool { running.isEmpty && waiting.isEmpty }
 
   /// The input ended.
+  @inlinable
   mutating func endInput() {
     inputEnded = true
   }
 
   /// Whether the output must end now: the input has ended and the work left is done. Returns
   /// `true` once.
+  @inlinable
   mutating func takeOutputEnd() -> Bool {
     guard inputEnded, isIdle, !outputEnded else { return false }
     outputEnded = true
     return true
   }
 
-  /// Cancels everything: the work in flight is returned, nothing waits any more.
-  mutating func cancelAll() -> [UInt64] {
-    waiting.removeAll()
-    defer { running.removeAll() }
-    return running
-  }
-
-  private mutating func start(_ input: Input, alongside: Bool = false) -> Start {
+  @inlinable
+  mutating func start(_ input: Input, alongside: Bool = false) -> Start {
     nextID &+= 1
     if alongside { running.append(nextID) } else { running = [nextID] }
     return Start(id: nextID, input: input)
