@@ -25,8 +25,8 @@ let package = Package(
     .target(
       name: "InvalidatingCore", dependencies: ["InvalidatingThreadLocal"], path: "Sources/Core"),
     // The engine's C helpers, named for the first: the per-thread context as a C thread-local
-    // variable (see ThreadContext.swift) and the engine's futex lock (see Lock.swift); empty on
-    // Apple platforms.
+    // variable (see ThreadContext.swift) and the engine's futex lock (see Lock.swift), neither
+    // on Apple platforms; and the count of domain splits (see Domain+Split.swift).
     .target(name: "InvalidatingThreadLocal", path: "Sources/ThreadLocal"),
     .target(
       name: "InvalidatingBinding", dependencies: ["InvalidatingCore"], path: "Sources/Binding"),

@@ -58,6 +58,40 @@ let profiles: [String: () -> Body] = {
         blackHole(token)
       }
     },
+    // Creation and release (issue 30): one operation makes and lets go of the thing named.
+    "create-relay": {
+      { iterations in
+        for i in 0..<iterations { blackHole(BehaviorRelay(i)) }
+      }
+    },
+    "create-map": {
+      let relay = BehaviorRelay(0)
+      return { iterations in
+        for _ in 0..<iterations { blackHole(relay.asProperty().map { $0 &+ 1 }) }
+      }
+    },
+    "create-computed-subscribed": {
+      let tally = Tally()
+      let relay = BehaviorRelay(0)
+      return { iterations in
+        for _ in 0..<iterations {
+          let computed = Property { relay.value &+ 1 }
+          let token = computed.subscribe { tally.total &+= $0 }
+          blackHole(token)
+        }
+      }
+    },
+    "create-subscription": {
+      let tally = Tally()
+      let relay = BehaviorRelay(0)
+      return { iterations in
+        for _ in 0..<iterations {
+          let bag = SubscriptionBag()
+          relay.subscribe(in: bag) { tally.total &+= $0 }
+          blackHole(bag)
+        }
+      }
+    },
     // The same operations while a tracer records everything (TracingScenarios.swift).
     "set-traced": {
       _ = startedTracer()

@@ -211,3 +211,60 @@ func twoThreads(apart: Bool, _ configuration: Configuration) -> Row {
       + "on arithmetic: \(format(median(machine), 2))x"
       + (judged ? "" : " (not judged: no second core was free)"))
 }
+
+/// Two relays written at once from two threads, after a computed property read both (which
+/// merged their domains) and was released, against two relays never read together, in the
+/// same run: once nothing joins them, the pair must be as independent as one never joined (a
+/// ratio near 1). Before issue 26 the merge stayed, and the two threads shared one lock and one
+/// delivery queue: the once-joined pair took about as long as one thread writing both.
+func twoThreadsOnceJoined(_ configuration: Configuration) -> Row {
+  let quick = configuration.samples < 10
+  let writes = quick ? 100_000 : 400_000
+  var joined: [Double] = []
+  var never: [Double] = []
+  var ratios: [Double] = []
+  var machine: [Double] = []
+  var pairs: [Any] = []
+  for shift in stride(from: 0, to: quick ? 64 : 256, by: 16) {
+    let (once, keptOnce) = twoRelays(apart: true, shift: shift)
+    let (apart, keptApart) = twoRelays(apart: true, shift: shift)
+    pairs.append((once, keptOnce, apart, keptApart))
+    do {
+      let both = Property { once[0].value &+ once[1].value }
+      let token = both.subscribe { blackHole($0) }
+      once[0].accept(1)
+      token.cancel()
+    }
+    let bodies = { (relays: [BehaviorRelay<Int>]) in
+      relays.map { relay in { @Sendable in for i in 0..<writes { relay.accept(i) } } }
+    }
+    _ = times(ofConcurrent: bodies(once))
+    _ = times(ofConcurrent: bodies(apart))
+    // In turn, so that drift in the machine's load hits both alike.
+    var onceSamples: [Double] = []
+    var apartSamples: [Double] = []
+    for _ in 0..<3 {
+      onceSamples.append(Double(times(ofConcurrent: bodies(once)).wall) / 1e6)
+      apartSamples.append(Double(times(ofConcurrent: bodies(apart)).wall) / 1e6)
+    }
+    joined.append(median(onceSamples))
+    never.append(median(apartSamples))
+    ratios.append(median(onceSamples) / median(apartSamples))
+    let free = twoThreadsAgainstOne(arithmetic(steps: writes * 20), samples: 1)
+    machine.append(free.two / free.one)
+  }
+  blackHole(pairs)
+  let meanJoined = joined.reduce(0, +) / Double(joined.count)
+  let meanNever = never.reduce(0, +) / Double(never.count)
+  // Judged only when the machine let two threads run at once: on one free core, a pair that
+  // shares a lock and a pair that shares nothing take about as long.
+  let judged = median(machine) <= 0.65
+  return Row(
+    name: "2 relays on 2 threads, once read together", ours: meanJoined, baseline: meanNever,
+    target: "<= 1.2x", pass: judged ? meanJoined / meanNever <= 1.2 : nil, unit: "ms",
+    note:
+      "baseline: 2 relays never read together, written the same way; \(writes) writes per "
+      + "relay; mean of \(ratios.count) layouts: median \(format(median(ratios), 2))x, worst "
+      + "\(format(ratios.max()!, 2))x; the same threads on arithmetic: "
+      + "\(format(median(machine), 2))x" + (judged ? "" : " (not judged: no second core was free)"))
+}

@@ -104,7 +104,14 @@ let scenarios: [(name: String, run: () -> [Row])] = [
     }
   ),
   ("async", { [latestWinsAsync(configuration)] }),
-  ("parallel", { [false, true].map { twoThreads(apart: $0, configuration) } }),
+  (
+    "parallel",
+    {
+      [false, true].map { twoThreads(apart: $0, configuration) } + [
+        twoThreadsOnceJoined(configuration)
+      ]
+    }
+  ),
   // Last: it leaves the process with threads (see `readWithThreads`).
   ("read, threads", { [readWithThreads(configuration)] }),
 ]

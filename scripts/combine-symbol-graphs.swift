@@ -14,6 +14,16 @@
 //   `Invalidating` when they name one of the package's modules;
 // - doc-comment links that name a layer, ``InvalidatingCore/Property``, lose the prefix
 //   (``Property``): in the sources the prefix keeps per-module documentation (Xcode's) linked;
+// - a deprecation on one platform (`@available(iOS, deprecated: 15, renamed: ...)`: a back-port
+//   that Apple's own type replaces there) is left out, and so is an entry it leaves with
+//   nothing but its platform, so that DocC shows the name as available from the catalog's
+//   default versions instead of under a red "Deprecated" badge; the symbol's doc comment says
+//   from which version Apple's type exists, and the compiler still offers its fix-it. A
+//   deprecation on every platform (`@available(*, deprecated, ...)`) is kept;
+// - a symbol deprecated everywhere and renamed (`@available(*, deprecated, renamed: ...)`, such
+//   as `Property.subscribe(on:_:)`) is left out, with its relationships: it exists for the
+//   compiler's fix-it to the new name, and would otherwise be listed among the members that
+//   are meant to be used. The article that maps the old spellings says where they went;
 // - a symbol with an iOS availability entry gets the same entry for iPadOS and Mac Catalyst
 //   when it has none, as the compiler applies it: otherwise DocC fills those two platforms from
 //   the catalog's default availability and shows a back-ported name, deprecated from iOS 15,
@@ -44,6 +54,29 @@ func unprefixed(_ text: String) -> String {
   layers.reduce(text) { $0.replacingOccurrences(of: "``\($1)/", with: "``") }
 }
 
+/// `entry` without its deprecation when it is one platform's, or `nil` when nothing is left of
+/// it but the platform's name.
+func withoutPlatformDeprecation(_ entry: [String: Any]) -> [String: Any]? {
+  guard let domain = entry["domain"] as? String, domain != "*", entry["deprecated"] != nil
+  else { return entry }
+  var entry = entry
+  for key in ["deprecated", "renamed", "message"] { entry[key] = nil }
+  return entry.keys.contains(where: { $0 != "domain" }) ? entry : nil
+}
+
+/// Whether `symbol` is deprecated on every platform in favour of a new name.
+func isRenamedEverywhere(_ symbol: [String: Any]) -> Bool {
+  (symbol["availability"] as? [[String: Any]] ?? []).contains { entry in
+    entry["domain"] as? String == "*" && entry["isUnconditionallyDeprecated"] as? Bool == true
+      && entry["renamed"] != nil
+  }
+}
+
+/// The symbol's unique identifier (its USR).
+func preciseIdentifier(_ symbol: [String: Any]) -> String? {
+  (symbol["identifier"] as? [String: Any])?["precise"] as? String
+}
+
 func rewrite(symbol: [String: Any]) -> [String: Any] {
   var symbol = symbol
   if var comment = symbol["docComment"] as? [String: Any] {
@@ -60,6 +93,10 @@ func rewrite(symbol: [String: Any]) -> [String: Any] {
   if var extensionInfo = symbol["swiftExtension"] as? [String: Any] {
     extensionInfo["extendedModule"] = renamed(extensionInfo["extendedModule"])
     symbol["swiftExtension"] = extensionInfo
+  }
+  if let entries = symbol["availability"] as? [[String: Any]] {
+    let kept = entries.compactMap(withoutPlatformDeprecation)
+    symbol["availability"] = kept.isEmpty ? nil : kept
   }
   if var availability = symbol["availability"] as? [[String: Any]],
     let iOS = availability.first(where: { $0["domain"] as? String == "iOS" })
@@ -93,7 +130,14 @@ for file in files {
   else { fail("\(file) is not a symbol graph") }
   module["name"] = renamed(module["name"])
   graph["module"] = module
-  graph["symbols"] = symbols.map(rewrite(symbol:))
+  let renamedAway = Set(symbols.filter(isRenamedEverywhere).compactMap(preciseIdentifier))
+  graph["symbols"] = symbols.filter { !isRenamedEverywhere($0) }.map(rewrite(symbol:))
+  if let relationships = graph["relationships"] as? [[String: Any]] {
+    graph["relationships"] = relationships.filter { relationship in
+      !renamedAway.contains(relationship["source"] as? String ?? "")
+        && !renamedAway.contains(relationship["target"] as? String ?? "")
+    }
+  }
   let name = String(URL(fileURLWithPath: file).lastPathComponent.dropLast(".symbols.json".count))
   let folder = URL(fileURLWithPath: output).appendingPathComponent(name)
   try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -47,9 +47,6 @@ final class LiveMode {
     return live.statistics
   }
 
-  /// `q`, `Q`, Ctrl-C and Escape.
-  private static let quitKeys: Set<UInt8> = [UInt8(ascii: "q"), UInt8(ascii: "Q"), 3, 27]
-
   /// Starts the three sources. Their handlers run on the main queue, which is the main actor's.
   private func listen() {
     // A signal source reports the signal next to its disposition, not instead of it: ignore it
@@ -79,7 +76,8 @@ final class LiveMode {
   }
 
   private func readKeys() {
-    if terminal.readKeys().contains(where: Self.quitKeys.contains) { stop() }
+    // `q`, `Q`, Ctrl-C and Escape alone; an arrow key's escape sequence does not quit.
+    if LiveKeys.action(for: terminal.readKeys()) == .quit { stop() }
   }
 
   private func takeReading() {

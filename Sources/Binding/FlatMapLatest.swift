@@ -42,8 +42,17 @@ extension Property {
       guard previous != nil else { return link.current.node.deliveredValue() }
       guard mode == .delivery else {
         // An on-demand read while a write waits for delivery: follow the newest outer value
-        // without switching; the delivery will switch.
-        return transform(outer.read(.latest)).node.read(.latest)
+        // without switching; the delivery will switch. The choice is kept for the write stamp
+        // it was made at, so further reads, and the delivery of the same writes, reuse it
+        // rather than run `transform` again (it may start work: a request).
+        let stamp = outer.writeStampNow
+        let inner =
+          link.onDemandChoice(at: stamp)
+          ?? link.keepOnDemandChoice(
+            transform(outer.read(.latest)), at: stamp)
+        // Not linked yet: a write to it does not move the stamp a pulled value is cached for.
+        if inner.node !== link.current.node { Engine.readsUnlinkedNode() }
+        return inner.node.read(.latest)
       }
       // Switch once per change of `outer`, whenever the node learns of it: while the change is
       // delivered, or in a refresh after it (the node was created, or attached, while another
@@ -51,7 +60,9 @@ extension Property {
       guard let owner = link.owner, link.choose(at: outer.changeCountIncludingStaged) else {
         return link.current.node.read(.delivery)
       }
-      let inner = transform(outer.read(.delivery))
+      // Chosen already by a read of the same writes, inside the batch that made them.
+      let inner =
+        link.takeOnDemandChoice(at: outer.writeStampNow) ?? transform(outer.read(.delivery))
       // The previous inner property is released at the end of this closure: after the switch,
       // and outside the engine's lock (its release takes that lock).
       guard let previousInner = link.replace(with: inner) else {
@@ -80,6 +91,9 @@ final class _SwitchLink<Inner>: @unchecked Sendable {
   private weak var _owner: AnyNode?
   /// The outer node's change count when `_current` was chosen.
   private var chosenAt: UInt64
+  /// The inner property a read on demand chose, and the write stamp of the outer node's domain
+  /// it was chosen at: valid while the stamp has not moved (no write since).
+  private var onDemand: (inner: Property<Inner>, stamp: UInt64)?
 
   init(following inner: Property<Inner>, chosenAt changeCount: UInt64) {
     _current = inner
@@ -94,6 +108,35 @@ final class _SwitchLink<Inner>: @unchecked Sendable {
     guard chosenAt != changeCount else { return false }
     chosenAt = changeCount
     return true
+  }
+
+  /// The inner property a read on demand chose at `stamp`, if one did.
+  func onDemandChoice(at stamp: UInt64) -> Property<Inner>? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let onDemand, onDemand.stamp == stamp else { return nil }
+    return onDemand.inner
+  }
+
+  /// Keeps `inner` as the choice of reads on demand at `stamp`; returns it.
+  func keepOnDemandChoice(_ inner: Property<Inner>, at stamp: UInt64) -> Property<Inner> {
+    lock.lock()
+    let replaced = onDemand
+    onDemand = (inner, stamp)
+    lock.unlock()
+    withExtendedLifetime(replaced) {}  // released outside the lock
+    return inner
+  }
+
+  /// The choice of reads on demand, if it was made at `stamp`, for the delivery of the same
+  /// writes to take; forgets any choice either way (a delivery moves past it).
+  func takeOnDemandChoice(at stamp: UInt64) -> Property<Inner>? {
+    lock.lock()
+    let taken = onDemand
+    onDemand = nil
+    lock.unlock()
+    guard let taken, taken.stamp == stamp else { return nil }
+    return taken.inner
   }
 
   /// The inner property followed now.

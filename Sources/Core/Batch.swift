@@ -13,7 +13,11 @@
 /// each invalidation at most once per batch (see ``Invalidatable``).
 ///
 /// > Important: A batch covers the writes made inside it on the thread (or task) that runs it.
-/// > Writes from other threads are neither held back nor blocked by it.
+/// > Writes from other threads are neither held back nor blocked by it. It groups deliveries,
+/// > not visibility: other threads' reads see each of its writes at once (a derived value read
+/// > there may combine some with values from before the rest), while their sinks receive the
+/// > batch whole when it ends. Keep values that must change together for every reader in one
+/// > relay. See the contract's rule 16.
 ///
 /// - Parameter body: The writes to group. Reads inside it see the new values at once.
 /// - Returns: Whatever `body` returns.

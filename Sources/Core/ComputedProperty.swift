@@ -205,6 +205,9 @@ final class ComputedLink<Value>: @unchecked Sendable {
         return context.deliveryTracker._withUnsafeGuaranteedRef { tracker in
           guard _fastPath(!tracker.isInUse) else { return runNested(node, context, body) }
           tracker.isInUse = true
+          #if DEBUG
+            tracker.assertClean()
+          #endif
           tracker.expectedElements = node.inputsElements
           tracker.expectedCount = node.inputs.count
           tracker.deliveredNode = node
@@ -214,10 +217,13 @@ final class ComputedLink<Value>: @unchecked Sendable {
           context.setActiveTracker(tracker)
           let value = run(node, .delivery, context, body)
           context.setActiveTracker(tracker.outer)
-          tracker.isInUse = false
           if _slowPath(!tracker.inOrder || tracker.matched != tracker.expectedCount) {
+            // Still in use while relinking: attaching a new input may resume a suspended
+            // computed property, whose delivered run must take a tracker of its own, not
+            // this one, which holds this run's reads until the relink has read them.
             context.relinkDelivered(node, tracker)
           }
+          tracker.isInUse = false
           return value
         }
       }
@@ -240,11 +246,20 @@ extension ThreadContext {
     var inputs: ContiguousArray<AnyNode> = []
     var home: Domain?
     var stamp: (writes: UInt64, settled: Bool) = (0, false)
+    // A first run that read a value computed from inputs it is not linked to (a suspended
+    // computed property whose branch flipped) is not described by its domain's stamp: it is
+    // neither cached for it nor taken as settled.
+    let enclosingCacheable = pulledValueIsCacheable
+    pulledValueIsCacheable = true
+    defer { pulledValueIsCacheable = enclosingCacheable }
     withTracker(mode: .latest, expected: [], body) { tracker in
       inputs = tracker.recorded
-      let domain = inputs.isEmpty ? Domain() : Domain.merged(inputs.map(\.home))
+      // Merged with the node's span counted (see `Domain.join`): the node, made next, holds it.
+      let domain = inputs.isEmpty ? Domain() : Domain.join(from: nil, inputs)
       stamp = domain.writeStamp()
-      if tracker.newDependencyChangedSinceRead() { stamp.settled = false }
+      if tracker.newDependencyChangedSinceRead() || !pulledValueIsCacheable {
+        stamp.settled = false
+      }
       home = domain
       held = tracker.takeHeld()
     }

@@ -94,6 +94,9 @@ extension AnyNode {
       }
       if unused { detachAfterDelivery() }
     }
+    #if DEBUG
+      Engine.checkLocalInvariants(of: self)
+    #endif
   }
 }
 

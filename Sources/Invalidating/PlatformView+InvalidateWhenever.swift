@@ -47,8 +47,10 @@ extension PlatformView {
     _ invalidations: repeat each Invalidation, whenever property: Property<Value>
   ) -> SubscriptionToken {
     let target = _ViewInvalidationTarget(self, ViewInvalidationList(repeat each invalidations))
-    let inbox = _MainActorInbox<Void> { _ in target.invalidate() }
-    let token = property.node.subscribe(emitsCurrentValue: false) { _ in inbox.receive(()) }
+    let hop = Hop<Void>.toMainActor(.everyInOrder, groupsScheduledFlushes: true) { _ in
+      target.invalidate()
+    }
+    let token = property.node.subscribe(emitsCurrentValue: false) { _ in hop.send(()) }
     target.token = token
     return token
   }

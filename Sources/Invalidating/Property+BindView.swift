@@ -42,33 +42,13 @@ extension Property where Value: Sendable {
   public func bind<View: PlatformView>(
     to view: View, _ keyPath: ReferenceWritableKeyPath<View, Value>
   ) -> SubscriptionToken {
-    let assignment = _ViewAssignment(view, keyPath)
-    let inbox = _MainActorInbox<Value> { value in assignment.assign(value) }
-    let token = subscribe { value in inbox.receive(value) }
+    let assignment = _MainActorTarget(view, keyPath)
+    // Every value, in order: each view sees its own history (see `Hop`).
+    let hop = Hop<Value>.toMainActor(.everyInOrder, groupsScheduledFlushes: true) { value in
+      assignment.assign(value)
+    }
+    let token = subscribe { value in hop.send(value) }
     assignment.token = token
     return token
-  }
-}
-
-/// A weakly held view and the key path a view binding assigns, used on the main actor only.
-@MainActor
-final class _ViewAssignment<View: PlatformView, Value> {
-  private weak var view: View?
-  private let keyPath: ReferenceWritableKeyPath<View, Value>
-  /// The binding's token, to end it once the view is gone. Weak: the caller owns the token.
-  weak var token: SubscriptionToken?
-
-  init(_ view: View, _ keyPath: ReferenceWritableKeyPath<View, Value>) {
-    self.view = view
-    self.keyPath = keyPath
-  }
-
-  /// Assigns `value`, or ends the binding if the view is gone.
-  func assign(_ value: Value) {
-    guard let view else {
-      token?.cancel()
-      return
-    }
-    view[keyPath: keyPath] = value
   }
 }

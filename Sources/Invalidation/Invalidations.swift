@@ -1,9 +1,9 @@
 /// The namespace of the invalidation kinds that `@ViewInvalidating` properties name.
 ///
-/// > Note: Deprecated only where Apple's own namespace exists. From iOS and tvOS 15 and macOS 12
-/// > on, the compiler offers a fix-it to `UIView.Invalidations` (`NSView.Invalidations` on
-/// > macOS). On Linux, and on iOS and tvOS 13 and 14 and macOS 10.15 and 11, this is the name
-/// > to use, and so are the kinds inside it.
+/// > Note: Apple's own namespace, `UIView.Invalidations` (`NSView.Invalidations` on macOS),
+/// > exists from iOS and tvOS 15 and macOS 12. A target whose deployment reaches those versions
+/// > sees this name and the kinds inside it deprecated there, with fix-its to Apple's; on
+/// > Linux, and on iOS and tvOS 13 and 14 and macOS 10.15 and 11, these are the names to use.
 ///
 /// Each kind is a type in this namespace, conforming to ``ViewInvalidatingType``, and a static
 /// member of that protocol that creates it: ``Invalidations/Layout`` is written `.layout`.

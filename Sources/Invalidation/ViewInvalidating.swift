@@ -3,10 +3,11 @@ import InvalidatingPlatform
 
 /// A property of a view that invalidates the view when its value changes.
 ///
-/// > Note: Deprecated only where Apple's own wrapper exists. From iOS and tvOS 15 and macOS 12
-/// > on, the compiler offers a fix-it to `UIView.Invalidating` (`NSView.Invalidating` on
-/// > macOS). On Linux, and on iOS and tvOS 13 and 14 and macOS 10.15 and 11, this is the name
-/// > to use. See <doc:MigratingToAppleInvalidating>.
+/// > Note: Apple's own wrapper, `UIView.Invalidating` (`NSView.Invalidating` on macOS), exists
+/// > from iOS and tvOS 15 and macOS 12. A target whose deployment reaches those versions sees
+/// > this name deprecated there, with a fix-it to Apple's; on Linux, and on iOS and tvOS 13
+/// > and 14 and macOS 10.15 and 11, this is the name to use. See
+/// > <doc:MigratingToAppleInvalidating>.
 ///
 /// Name the invalidations a change causes; setting the property to a different value stores
 /// it, then requests each invalidation from the view, in the order written:

@@ -2,9 +2,10 @@ import InvalidatingPlatform
 
 /// A kind of invalidation that a change to a `@ViewInvalidating` property causes in its view.
 ///
-/// > Note: Deprecated only where Apple's own protocol exists. From iOS and tvOS 15 and macOS 12
-/// > on, the compiler offers a fix-it to `UIViewInvalidating` (`NSViewInvalidating` on macOS).
-/// > On Linux, and on iOS and tvOS 13 and 14 and macOS 10.15 and 11, this is the name to use.
+/// > Note: Apple's own protocol, `UIViewInvalidating` (`NSViewInvalidating` on macOS), exists
+/// > from iOS and tvOS 15 and macOS 12. A target whose deployment reaches those versions sees
+/// > this name deprecated there, with a fix-it to Apple's; on Linux, and on iOS and tvOS 13
+/// > and 14 and macOS 10.15 and 11, this is the name to use.
 ///
 /// The built-in kinds live in ``Invalidations`` and are spelled `.layout`, `.display`,
 /// `.constraints`, `.intrinsicContentSize`, plus `.configuration` with UIKit and

@@ -9,6 +9,16 @@ import Testing
     let quoted = try firstTextBlock(ofArticle: "DebuggingInvalidations.md")
     #expect(printed == quoted)
   }
+
+  /// The README quotes a line that `swift run DebuggingExample` prints: its example, traced.
+  @Test func readmeQuotesALineTheTracedExamplePrints() throws {
+    let printed = try run(executable: "DebuggingExample").split(separator: "\n")
+    let readme = try String(
+      contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let quoted = readme.split(separator: "\n").filter { $0.contains(" ← ") }
+    #expect(quoted.count == 1)
+    for line in quoted { #expect(printed.contains(line)) }
+  }
 }
 
 /// The text of the first ```text block of an article in the DocC catalog.

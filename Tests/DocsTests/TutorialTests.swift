@@ -1,48 +1,32 @@
 import Foundation
 import Testing
 
-/// Runs the last step of each DocC tutorial, as a learner does with `swift run`, and checks that
-/// it prints what the tutorial says it prints: the last fenced code block of the tutorial file.
+/// Runs every step of the DocC tutorials whose output a tutorial shows, as a learner does with
+/// `swift run`, and checks that it prints that output: `Docs/Examples/<Tutorial>/Step<N>.output.txt`,
+/// the listing the tutorial's "Run it" step shows in the code panel.
 @Suite struct TutorialTests {
-  @Test func aViewModelThatOthersOnlyRead() throws {
-    let printed = try run(executable: "ViewModelTutorialStep4")
-    let promised = try lastCodeBlock(ofTutorial: "ViewModel.tutorial")
-    #expect(printed == promised)
+  /// Each tutorial step that shows its output: the tutorial's folder and the step's number.
+  static let stepsWithOutput: [String] = {
+    let examples = packageRoot.appendingPathComponent("Docs/Examples")
+    let files = FileManager.default.enumerator(atPath: examples.path)?
+      .compactMap { $0 as? String }.filter { $0.hasSuffix(".output.txt") }
+    return (files ?? []).map { String($0.dropLast(".output.txt".count)) }.sorted()
+  }()
+
+  @Test func everyTutorialShowsTheOutputOfItsLastStep() {
+    #expect(Self.stepsWithOutput.contains("ViewModel/Step4"))
+    #expect(Self.stepsWithOutput.contains("Views/Step3"))
+    #expect(Self.stepsWithOutput.contains("Automatic/Step3"))
+    #expect(Self.stepsWithOutput.contains("Async/Step3"))
   }
 
-  @Test func viewsThatInvalidateThemselves() throws {
-    let printed = try run(executable: "ViewsTutorialStep3")
-    let promised = try lastCodeBlock(ofTutorial: "Views.tutorial")
-    #expect(printed == promised)
+  @Test(arguments: stepsWithOutput)
+  func aStepPrintsTheOutputItsTutorialShows(step: String) throws {
+    let parts = step.split(separator: "/")
+    let printed = try run(executable: "\(parts[0])Tutorial\(parts[1])")
+    let shown = try String(
+      contentsOf: packageRoot.appendingPathComponent("Docs/Examples/\(step).output.txt"),
+      encoding: .utf8)
+    #expect(printed == shown)
   }
-
-  @Test func viewsThatFollowTheirModel() throws {
-    let printed = try run(executable: "AutomaticTutorialStep3")
-    let promised = try lastCodeBlock(ofTutorial: "Automatic.tutorial")
-    #expect(printed == promised)
-  }
-
-  @Test func asyncWorkInAViewModel() throws {
-    let printed = try run(executable: "AsyncTutorialStep3")
-    let promised = try lastCodeBlock(ofTutorial: "Async.tutorial")
-    #expect(printed == promised)
-  }
-}
-
-/// The text of the last fenced code block of a tutorial in the DocC catalog, without the
-/// indentation it has inside its directive.
-private func lastCodeBlock(ofTutorial file: String) throws -> String {
-  let url = packageRoot.appendingPathComponent("Docs/Invalidating.docc/Tutorials/\(file)")
-  let lines = try String(contentsOf: url, encoding: .utf8).split(
-    separator: "\n", omittingEmptySubsequences: false)
-  let fences = lines.indices.filter {
-    lines[$0].trimmingCharacters(in: .whitespaces).hasPrefix("```")
-  }
-  guard fences.count >= 2 else { return "" }
-  let opening = fences[fences.count - 2]
-  let closing = fences[fences.count - 1]
-  let indentation = lines[opening].prefix { $0 == " " }.count
-  return lines[(opening + 1)..<closing]
-    .map { String($0.dropFirst(min(indentation, $0.prefix { $0 == " " }.count))) + "\n" }
-    .joined()
 }

@@ -45,6 +45,19 @@ import Testing
     #expect(terminal.output.contains(" s apart, 1 resize\r\n"))
   }
 
+  @Test func escapeAloneQuitsTheLiveMode() throws {
+    let terminal = try PseudoTerminal(columns: 100, rows: 30)
+    let process = try Self.startDashboard(
+      ["--live", "--simulated", "--interval", "0.05"], on: terminal)
+    #expect(terminal.readOutput { $0.contains("frame 1 · simulated · redrew ") })
+    terminal.type("\u{1B}")
+    terminal.readToEnd()
+    process.waitUntilExit()
+
+    #expect(process.terminationStatus == 0)
+    #expect(terminal.output.contains("invalidating-dashboard: "))
+  }
+
   /// Starts the demo's executable, built next to the test runner, on `terminal`.
   private static func startDashboard(
     _ arguments: [String], on terminal: PseudoTerminal

@@ -37,6 +37,13 @@ final class NotAFragment: Invalidatable {
 }
 
 let misuses: [Misuse] = [
+  Misuse(name: "read-inside-modify", expected: "A modify body read, wrote or subscribed") {
+    let relay = BehaviorRelay(0)
+    let doubled = relay.asProperty().map { $0 * 2 }
+    let token = doubled.subscribe { _ in }
+    relay.modify { $0 = doubled.value + 1 }
+    token.cancel()
+  },
   Misuse(name: "runaway-reentrancy", expected: "Runaway re-entrancy") {
     let relay = BehaviorRelay(0)
     let token = relay.subscribe { relay.accept($0 + 1) }

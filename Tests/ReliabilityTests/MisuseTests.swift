@@ -30,6 +30,24 @@ struct MisuseTests {
     #expect(message.contains("removeDuplicates()"))
   }
 
+  @Test("Reading a property derived from a relay inside that relay's modify names the mistake")
+  func readInsideModify() async {
+    let result = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      let relay = BehaviorRelay(0)
+      let doubled = relay.asProperty().map { $0 * 2 }
+      let token = doubled.subscribe { _ in }
+      batch { relay.accept(1) }
+      // Waited for itself for ever, with no message.
+      relay.modify { $0 = doubled.value + 1 }
+      token.cancel()
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("A modify body read, wrote or subscribed"))
+    #expect(message.contains("Read what the body needs before calling modify"))
+  }
+
   @Test("flatMapLatest switching to a property computed from itself names the cycle")
   func flatMapLatestIntoItself() async {
     let result = await #expect(

@@ -27,7 +27,7 @@ public struct DashboardOptions: Hashable, Sendable {
   /// The text `--help` prints.
   public static let usage = """
     usage: invalidating-dashboard [--frames N] [--interval SECONDS] [--live] [--proc PATH]
-                                  [--simulated]
+                                  [--simulated] [--trace | --dot] [--help]
 
     A terminal dashboard of this machine (CPU per core, memory, load, busiest processes),
     drawn by views that read a view model: only the panels whose inputs changed are redrawn.
@@ -38,6 +38,7 @@ public struct DashboardOptions: Hashable, Sendable {
       --live              full screen at the terminal's size, redrawing until q is pressed
       --proc PATH         read PATH instead of /proc (a recorded copy of it)
       --simulated         use made-up readings
+      -h, --help          print this and exit
     """
 
   /// Why a command line was refused.

@@ -10,7 +10,11 @@ import Invalidating
 /// written anew (a terminal does not move what it shows when its size changes).
 ///
 /// The root view takes the screen but its last two rows: a blank one, and a status line that
-/// names what the last frame redrew.
+/// names what the last frame redrew, cut to the screen's width before the quit key's name so
+/// that the name stays in view. A screen too small for the header, CPU and memory panels
+/// (``minimumSize(coreCount:)``) shows "terminal too small" and the size it needs instead of
+/// the panels, until it is resized; readings go on meanwhile. A screen with too few rows left
+/// for the processes panel shows the other panels only.
 ///
 /// ```swift
 /// let live = LiveDashboard(source: SimulatedSource(), screen: terminal, frameLimit: 10)
@@ -90,7 +94,7 @@ public final class LiveDashboard {
     let frame = dashboard.show(snapshot)
     if framesDrawn == 1 {
       writeWholeScreen()
-    } else {
+    } else if !isTooSmall {
       for panel in dashboard.rootView.panels where frame.redrawn.contains(panel.name) {
         write(panel)
       }
@@ -125,6 +129,39 @@ public final class LiveDashboard {
     return frame
   }
 
+  /// The smallest screen that shows the header, CPU and memory panels of a machine with
+  /// `coreCount` cores, with the status rows: 60 columns, and the rows above the processes
+  /// panel and two.
+  ///
+  /// - Parameter coreCount: The machine's cores, as the view model counts them.
+  /// - Returns: The size; a smaller screen in either direction shows "terminal too small".
+  public static func minimumSize(coreCount: Int) -> TerminalSize {
+    let top = DashboardView.processesTop(cpuHeight: CPUPanelView.height(coreCount: coreCount))
+    return TerminalSize(columns: 60, rows: Int(top) + 2)
+  }
+
+  /// Whether the screen, as last read, is smaller than ``minimumSize(coreCount:)`` for this
+  /// machine: it then shows "terminal too small" instead of the panels.
+  public var isTooSmall: Bool {
+    let minimum = Self.minimumSize(coreCount: dashboard.viewModel.coreCount.value)
+    return size.columns < minimum.columns || size.rows < minimum.rows
+  }
+
+  /// `text` and the quit key's name, cut to `columns`: the end of `text` gives way to "…" so
+  /// that " · q quits" stays whole while it fits.
+  ///
+  /// - Parameters:
+  ///   - text: What the line says before the quit key.
+  ///   - columns: The screen's width.
+  /// - Returns: The line, at most `columns` characters long.
+  public static func statusLine(_ text: String, columns: Int) -> String {
+    let quit = " · q quits"
+    let line = text + quit
+    guard line.count > columns else { return line }
+    guard columns > quit.count + 1 else { return String("q quits".prefix(max(0, columns))) }
+    return String(text.prefix(columns - quit.count - 1)) + "…" + quit
+  }
+
   /// What the engine did so far.
   public var statistics: DashboardStatistics { dashboard.statistics }
 
@@ -142,9 +179,18 @@ public final class LiveDashboard {
     writeStatus("reading \(source.name)", row: 0)
   }
 
-  /// Clears the screen and writes every view's output.
+  /// Clears the screen and writes every view's output, or, on a screen too small for them,
+  /// says so.
   private func writeWholeScreen() {
     screen.clear()
+    guard !isTooSmall else {
+      let minimum = Self.minimumSize(coreCount: dashboard.viewModel.coreCount.value)
+      let message: [Substring] = ["terminal too small", "needs \(minimum)"]
+      screen.write(
+        lines: Array(message.prefix(max(0, size.rows - 2))), row: 0, column: 0,
+        width: size.columns)
+      return
+    }
     let lines = dashboard.screen.split(separator: "\n", omittingEmptySubsequences: false)
     let height = Int(dashboard.rootView.bounds.height)
     screen.write(lines: Array(lines.prefix(height)), row: 0, column: 0, width: size.columns)
@@ -164,7 +210,7 @@ public final class LiveDashboard {
   }
 
   private func writeStatus(_ text: String, row: Int? = nil) {
-    status = text + " · q quits"
+    status = Self.statusLine(text, columns: size.columns)
     screen.write(
       lines: [Substring(status)], row: row ?? statusRow, column: 0, width: size.columns)
   }

@@ -8,6 +8,9 @@ import Invalidating
 /// processes                                            (full width, the rows left below)
 /// ```
 ///
+/// The processes panel takes the rows left below the others, or none when fewer than
+/// ``processesMinimumHeight`` are left.
+///
 /// Whoever hosts the view gives it its size: ``fittingSize`` for printed frames, the
 /// terminal's size in live mode. A new size lays the panels out again, and only the panels
 /// whose frame it changed redraw.
@@ -62,9 +65,13 @@ public final class DashboardView: PanelView {
     untracked { cpu.intrinsicContentSize.height }
   }
 
+  /// The fewest rows the processes panel is shown in: its title, the column names and one
+  /// process. With fewer rows left below the other panels, it is not shown at all.
+  public static let processesMinimumHeight = 3.0
+
   /// The top of the processes panel: below the header, a blank row, the taller of the CPU and
   /// memory panels, and another blank row.
-  private static func processesTop(cpuHeight: Double) -> Double {
+  static func processesTop(cpuHeight: Double) -> Double {
     2 + max(cpuHeight, MemoryPanelView.height) + 1
   }
 
@@ -78,6 +85,8 @@ public final class DashboardView: PanelView {
     cpu.frame = ViewRect(x: 0, y: 2, width: half, height: cpuHeight)
     memory.frame = ViewRect(x: half, y: 2, width: width - half, height: MemoryPanelView.height)
     let top = Self.processesTop(cpuHeight: cpuHeight)
-    processes.frame = ViewRect(x: 0, y: top, width: width, height: max(0, bounds.height - top))
+    let rowsLeft = max(0, bounds.height - top)
+    processes.frame = ViewRect(
+      x: 0, y: top, width: width, height: rowsLeft >= Self.processesMinimumHeight ? rowsLeft : 0)
   }
 }

@@ -20,10 +20,12 @@ public final class HeaderView: PanelView {
     headline = model.headline.value
   }
 
-  /// The headline, cut to leave room for the program's name at the right edge.
+  /// The headline and the program's name at the right edge, a space at least between them;
+  /// when both do not fit, the headline alone, cut to the width.
   override public func content() -> String {
     let title = "invalidating-dashboard"
     let width = Int(bounds.width)
-    return TextLayout.fit(headline, max(0, width - title.count)) + title
+    guard headline.count + 1 + title.count <= width else { return TextLayout.fit(headline, width) }
+    return TextLayout.fit(headline, width - title.count) + title
   }
 }

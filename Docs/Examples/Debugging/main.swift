@@ -3,7 +3,7 @@
 // draws it).
 import Invalidating
 
-final class CounterViewModel: Sendable {
+nonisolated final class CounterViewModel: Sendable {
   let count: Property<Int>
   private let countRelay = BehaviorRelay(0)
   init() { count = countRelay.asProperty() }

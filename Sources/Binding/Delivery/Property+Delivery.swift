@@ -31,12 +31,7 @@ extension Property {
   public func observe(
     on queue: DispatchQueue, _ sink: @escaping @Sendable (Value) -> Void
   ) -> SubscriptionToken {
-    _Mailbox.subscribe(
-      to: node,
-      schedule: { drain in queue.async(execute: drain) },
-      deliver: { mailbox in
-        if let value = mailbox.take() { sink(value) }
-      })
+    subscribeThroughHop(Hop(.latest, schedule: { flush in queue.async(execute: flush) }, run: sink))
   }
 
   /// Calls `sink` isolated to `actor` with the current value, then with the property's
@@ -63,14 +58,13 @@ extension Property {
   public func observe<Target: Actor>(
     on actor: Target, _ sink: @escaping @Sendable (isolated Target, Value) -> Void
   ) -> SubscriptionToken {
-    _Mailbox.subscribe(
-      to: node,
-      schedule: { drain in _startTask { await actor._run(drain) } },
-      deliver: { mailbox in
-        // `deliver` runs inside `_run`, isolated to `actor`.
-        actor.assumeIsolated { actor in
-          if let value = mailbox.take() { sink(actor, value) }
-        }
+    subscribeThroughHop(
+      Hop(.latest, schedule: { flush in _startTask { await actor._run(flush) } }) { value in
+        // Safe: the hop hands each value to one flush, which runs it here and keeps no other
+        // reference; the engine moves values between threads the same way.
+        nonisolated(unsafe) let value = value
+        // A flush runs inside `_run`, isolated to `actor`.
+        actor.assumeIsolated { actor in sink(actor, value) }
       })
   }
 
@@ -106,6 +100,16 @@ extension Property {
     on actor: Target, _ sink: @escaping @Sendable (isolated Target, Value) -> Void
   ) -> SubscriptionToken {
     observe(on: actor, sink)
+  }
+}
+
+extension Property {
+  /// Subscribes through `hop`, which keeps the newest value for the target and completes with
+  /// the property (its last value still arrives).
+  func subscribeThroughHop(_ hop: Hop<Value>) -> SubscriptionToken {
+    node.subscribe(
+      emitsCurrentValue: true, onCompletion: { [hop] in hop.complete() },
+      { [hop] value in hop.send(value) })
   }
 }
 

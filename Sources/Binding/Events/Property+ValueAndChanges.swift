@@ -36,10 +36,11 @@ package struct _ValueStart<Element>: Sendable {
     @Sendable (
       _ sink: @escaping @Sendable (Element) -> Void, _ onCompletion: (@Sendable () -> Void)?
     ) -> SubscriptionToken
-  /// Subscribes `sink` in a bag, running `beforeRegistering` once the bag holds it.
+  /// Subscribes `sink` in a bag, running `beforeRegistering` once the bag holds it (it is
+  /// given whether the bag has ended the subscription since, as `ValueNode.subscribe` gives).
   @usableFromInline let subscribeInBag:
     @Sendable (
-      _ bag: SubscriptionBag, _ beforeRegistering: () -> Void,
+      _ bag: SubscriptionBag, _ beforeRegistering: (_ hasEnded: () -> Bool) -> Void,
       _ sink: @escaping @Sendable (Element) -> Void
     ) -> Void
   /// The first event a subscriber would get now, if any (a filter may drop it).
@@ -53,7 +54,7 @@ package struct _ValueStart<Element>: Sendable {
       ) -> SubscriptionToken,
     subscribeInBag:
       @escaping @Sendable (
-        SubscriptionBag, () -> Void, @escaping @Sendable (Element) -> Void
+        SubscriptionBag, (() -> Bool) -> Void, @escaping @Sendable (Element) -> Void
       ) -> Void,
     current: @escaping @Sendable () -> Element?
   ) {

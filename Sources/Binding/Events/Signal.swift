@@ -112,7 +112,12 @@ public class Signal<Element> {
     // The prefix is given once the subscription is in the bag: a `cancelAll()` from the sink
     // then ends it, as it would end a property's subscription from its first value.
     let prefix = prefix
-    let givePrefix = { for event in prefix { sink(event) } }
+    let givePrefix = { (hasEnded: () -> Bool) in
+      for event in prefix {
+        if hasEnded() { return }
+        sink(event)
+      }
+    }
     if let start {
       start.subscribeInBag(bag, givePrefix, sink)
     } else if let changesOf {

@@ -13,15 +13,18 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   // Safe: the closures are immutable and `@Sendable`; other state as for AnyNode.
 
   /// The operator's computation, as described above.
-  @usableFromInline let compute: @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
+  /// A `var` only so that `deinit` can move it out (see there); never changed otherwise.
+  @exclusivity(unchecked) @usableFromInline final var compute:
+    @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
   /// The domain's write count, and whether it was settled, when the first value was computed.
   @usableFromInline let creationStamp: (writes: UInt64, settled: Bool)
 
   /// Creates a node computed from `inputs` and attaches it to the graph.
   ///
-  /// The domains of the inputs are merged. If another thread is delivering that domain, the
-  /// node is attached in order after the current delivery; until then its value is computed on
-  /// demand from its inputs' newest values.
+  /// The domains of the inputs are merged (see `Domain.home(over:)`), and stay merged while the
+  /// node lives. If another thread is delivering that domain, the node is attached in order
+  /// after the current delivery; until then its value is computed on demand from its inputs'
+  /// newest values.
   @inlinable
   package convenience init(
     inputs: [AnyNode], origin: NodeOrigin? = nil,
@@ -78,13 +81,21 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     steps: NodeSteps, carriesEvents: Bool
   ) {
     if inputs.isEmpty { Engine.misuse("A derived value needs at least one input property.") }
-    let home = Domain.merged(inputs.map(\.home))
+    let home = Domain.home(over: inputs)
     // Taken before the first value is computed: if a write lands between now and the
     // attachment, the attachment recomputes the value.
-    let stamp = home.writeStamp()
+    var stamp = home.writeStamp()
+    // A first value that read a value computed from inputs it is not linked to (a suspended
+    // computed property whose branch flipped) is not described by the stamp: the attachment
+    // recomputes it from what the inputs delivered, as it does after a write.
+    let context = ThreadContext.current
+    let enclosingCacheable = context.pulledValueIsCacheable
+    context.pulledValueIsCacheable = true
     guard let initial = compute(.latest, nil) else {
       Engine.misuse("A derived node's compute must return a value when previous is nil.")
     }
+    if !context.pulledValueIsCacheable { stamp.settled = false }
+    context.pulledValueIsCacheable = enclosingCacheable
     self.compute = compute
     self.creationStamp = stamp
     self.pullStep = Self.pullStep
@@ -101,7 +112,9 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   ///
   /// - Parameters:
   ///   - inputs: What computing `initial` read; may be empty (a constant).
-  ///   - home: The domain of `inputs`, merged; a new one when there are none.
+  ///   - home: The domain of `inputs`, merged, with the node's span counted (see
+  ///     `Domain.join`), which the node lets go when it is freed; a new one when there are
+  ///     none.
   ///   - stamp: `home`'s write stamp taken after `initial` was computed, with `settled` false
   ///     when a write landed on an input between its read and the stamp: the attachment then
   ///     recomputes the value.
@@ -162,10 +175,18 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
   deinit {
     // A chain of derived nodes would otherwise free itself recursively, one stack frame per
-    // node: the inputs are handed to the thread's release loop instead, which the outermost
-    // such deinit runs. (The operators' closures hold the inputs unretained, so `inputs`
-    // holds the only references this node has to them.)
-    Engine.releaseInputs(of: self)
+    // node: the inputs, and the closures that may capture properties (a computed property's
+    // computation captures what it reads), are handed to the thread's release loop instead,
+    // which the outermost such deinit runs. (The operators' closures hold the inputs
+    // unretained, so `inputs` holds the only references this node has to them.) The merges
+    // the node's links held together are let go first (see `Domain.releaseSpan`).
+    // Moved out, so that the release loop holds their last references: a node's own fields
+    // die after its deinit, by when the loop (run by the outermost deinit) has ended.
+    var compute: @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value? = { _, _ in nil }
+    swap(&compute, &self.compute)
+    var recompute: @Sendable (AnyNode) -> Bool = { _ in false }
+    swap(&recompute, &steps.recompute)
+    Engine.releaseInputs(of: self, along: consume compute, consume recompute)
   }
 
   /// The value computed from the newest writes at `pulledStamp` (the domain's write count), for
@@ -184,6 +205,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// lookups cost more than the computing).
   @inlinable @inline(never)
   final func pullValue() -> Value {
+    assertUnlocked()
     let root = home.lockRoot()
     if isAttached && root.unsettled == 0 {
       let value = delivered
@@ -202,6 +224,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   }
 
   override func isPullCurrent(_ root: Domain) -> Bool {
+    root.assertLockedRoot()
     if isAttached && root.unsettled == 0 { return true }
     return hasPulledValue && isPulledValueCurrent(stamp: root.writeCount)
   }
@@ -213,21 +236,34 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// `pullOne(at:_:)`, specialized (see `pullValue()`): what `pullStep` runs.
   @inlinable
   final func pullOneSpecialized(at stamp: UInt64, _ context: ThreadContext) {
+    assertUnlocked()
     let root = home.lockRoot()
     let previous = delivered
     root.lock.unlock()
     context.beginComputing(self)
+    // The computation's own answer, and the enclosing one's: a value not cacheable here (it
+    // read inputs the node is not linked to) is not cacheable for a computation that read it
+    // either, whose stamp those inputs' writes do not move any more than this one's.
+    let enclosingCacheable = context.pulledValueIsCacheable
     context.pulledValueIsCacheable = true
     var value: Value? = compute(.latest, previous) ?? previous
+    let cacheable = context.pulledValueIsCacheable
+    context.pulledValueIsCacheable = enclosingCacheable && cacheable
     context.endComputing()
     let again = home.lockRoot()
-    swap(&pulled, &value)
-    // A computed property that read inputs it is not linked to yet (writes to them do not
-    // move this domain's stamp) is computed again at the next read.
-    hasPulledValue = context.pulledValueIsCacheable
-    pulledStamp = stamp
+    // Pulls on several threads may finish out of order: one that began at an older stamp
+    // must not replace what a pull at a newer one cached, which a reader that wrote in
+    // between is about to return (it reads its own write there). Stamps only grow.
+    if stamp >= pulledStamp {
+      swap(&pulled, &value)
+      // A computed property that read inputs it is not linked to yet (writes to them do not
+      // move this domain's stamp) is computed again at the next read.
+      hasPulledValue = cacheable
+      pulledStamp = stamp
+    }
     again.lock.unlock()
-    // `value` now holds the previous cached value, which dies here, outside the lock.
+    // `value` now holds the previous cached value (or the one not kept), which dies here,
+    // outside the lock.
   }
 
   /// Refreshes the node in delivery order: once the deliveries under way and the node's own
@@ -238,6 +274,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   }
 
   override func refresh() {
+    assertRole()
     // Events are not state to catch up with: an event node rests at its initial value.
     guard !carriesEvents, var value = compute(.delivery, delivered) else { return }
     let root = home.lockRoot()

@@ -5,6 +5,12 @@
 /// view models that never meet never share a lock, and nodes that do meet are delivered by one
 /// queue in one order, which is what makes derived values glitch-free.
 ///
+/// **Domains follow the live graph.** Each merge edge (a domain and the one it forwards to)
+/// counts the nodes whose links cross it (`joinCount`, see `Domain+Split.swift`); once the last
+/// of them is released or relinked away, the edge is cut while the domain is quiet, and the
+/// two sides are domains of their own again. So sources that were once read together stop
+/// sharing a lock and a queue when nothing joins them any more.
+///
 /// **The drainer role.** At most one thread at a time delivers a domain's changes (runs its
 /// transforms and sinks) and changes its topology. A writer that finds the role free takes it and
 /// delivers; one that finds it taken queues its change for the current drainer and returns. The
@@ -22,9 +28,10 @@
 /// and per thread that queued from inside a delivery (which may not wait: a drainer that waited
 /// could deadlock with another).
 ///
-/// Domains form no reference cycle: a merged domain keeps the survivor alive through
+/// Domains form no lasting reference cycle: a merged domain keeps the survivor alive through
 /// `forward`, and the survivor does not keep the domains merged into it, so a released graph
-/// frees every domain and lock it used.
+/// frees every domain and lock it used. (A root holds the domains whose edge fell to zero,
+/// `splitCandidates`, only until it cuts them off, which it does once quiet.)
 @usableFromInline
 package final class Domain: @unchecked Sendable {
   // Safe: every mutable field is guarded by `lock`, except the ones documented as owned by the
@@ -33,21 +40,25 @@ package final class Domain: @unchecked Sendable {
   // (`@exclusivity(unchecked)`), which would otherwise dominate the write path's cost.
   //
   // Layout: a write reads or stores every field from `lock` to `isClosing`, so those sit
-  // between fields a write never touches (`lockStorage`, `forward`, `mergedCount`, and
-  // padding): at offsets 48 to 152 of a 200-byte object, each 64-byte cache line a write
-  // touches lies inside the object wherever `malloc` puts it (16-byte aligned), and shares
-  // nothing with a neighbour. Without the padding, a neighbour that another thread writes on
-  // every write of its own (the next relay's sinks array, whose reference count each delivery
-  // takes) sent the line back and forth, and two relays written from two threads took longer
-  // than one thread writing both.
+  // between fields a write never touches (`lockStorage`, `forward`, `mergedCount`, and after
+  // them the fields of splitting and padding): at offsets 48 to 152 of a 200-byte object, each
+  // 64-byte cache line a write touches lies inside the object wherever `malloc` puts it
+  // (16-byte aligned), and shares nothing with a neighbour. Without the padding, a neighbour
+  // that another thread writes on every write of its own (the next relay's sinks array, whose
+  // reference count each delivery takes) sent the line back and forth, and two relays written
+  // from two threads took longer than one thread writing both.
 
   @usableFromInline let lockStorage = Lock()
-  /// The domain this one was merged into; guarded by `lock`.
+  /// The domain this one was merged into. Written holding both this domain's lock and its root's
+  /// (a merge locks the two roots; a split, the root and then this domain): so either lock
+  /// guards a read, and under the root's lock every chain of its tree stands still.
   @exclusivity(unchecked) @usableFromInline var forward: Domain? {
     didSet { isForwarded = forward != nil }
   }
-  /// How many domains were merged into this one, directly or not: union by size keeps the
-  /// forwarding chains logarithmic. Guarded by `lock`.
+  /// How many domains forward to this one, directly or not (the size of its tree, less one):
+  /// union by size keeps the forwarding chains short. A split subtracts what it cuts off; a
+  /// domain freed while it forwards (its nodes gone) stays counted, an overestimate that only
+  /// weighs the choice. Guarded by the root's lock.
   @exclusivity(unchecked) var mergedCount = 0
   /// Derived nodes that have catching-up records (see `ValueNode.catchingUp`), checked at the
   /// end of every delivery's commit: a record is caught up by the delivery of the writes it
@@ -56,9 +67,9 @@ package final class Domain: @unchecked Sendable {
   /// the repeat of its subscriber's first value. Guarded by `lock`.
   ///
   /// Kept here, before the fields a write touches, whose first it keeps off the first cache
-  /// line the object may share (see above); `hasCatchingUpNodes` is what a write tests.
+  /// line the object may share (see above); `hasCommitWork` is what a write tests.
   @exclusivity(unchecked) @usableFromInline var catchingUpNodes: [AnyNode] = [] {
-    didSet { hasCatchingUpNodes = !catchingUpNodes.isEmpty }
+    didSet { hasCommitWork = !catchingUpNodes.isEmpty || !splitCandidates.isEmpty }
   }
 
   /// The domain's lock, borrowed from `lockStorage` (which keeps it alive as long as the domain).
@@ -84,15 +95,49 @@ package final class Domain: @unchecked Sendable {
   /// Whether the drainer is delivering the work others queued, so new writers wait their turn.
   /// Guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var isClosing = false
-  /// Whether `catchingUpNodes` has entries: what every commit tests, among the fields a write
-  /// touches (a byte that the padding after it already had room for). Guarded by `lock`.
-  @exclusivity(unchecked) @usableFromInline var hasCatchingUpNodes = false
+  /// Whether `catchingUpNodes` or `splitCandidates` has entries: the one flag every commit
+  /// tests for both, among the fields a write touches (a byte that the padding after it
+  /// already had room for). Guarded by `lock`.
+  @exclusivity(unchecked) @usableFromInline var hasCommitWork = false
+
+  // The fields of splitting (see `Domain+Split.swift`), in what was padding: a write never
+  // touches them, and they are written only by joins, releases and splits, under the lock.
+
+  /// For a domain that forwards: how many nodes' links cross the edge to `forward` (their span,
+  /// see `Domain.join`). Guarded by the root's lock.
+  @exclusivity(unchecked) var joinCount = 0
+  /// The walk over spans that last visited this domain (see `Domain.countSpan`), so that a
+  /// node whose links share an edge counts it once. Guarded by the root's lock.
+  @exclusivity(unchecked) var spanMark: UInt64 = 0
+  /// For a root: domains of its tree whose edge no link crosses any more, to be cut off once
+  /// the root is quiet (`splitZeroEdges`). Guarded by `lock`.
+  @exclusivity(unchecked) var splitCandidates: [Domain] = [] {
+    didSet { hasCommitWork = !catchingUpNodes.isEmpty || !splitCandidates.isEmpty }
+  }
   /// Keeps the fields above off the last cache line the object may share (see above).
-  private let trailingPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
-    0, 0, 0, 0, 0, 0
-  )
+  private let trailingPadding: (UInt64, UInt64, UInt64) = (0, 0, 0)
+
+  #if DEBUG
+    /// The domains that forward to this one directly, and the spans whose top this is, so
+    /// that the debug checks can count every edge's links (`checkJoinCounts`). Root's lock.
+    var debugChildren: [ObjectIdentifier: ChildDomain] = [:]
+    var debugSpans: [[UInt]: (members: [Unmanaged<Domain>], count: Int)] = [:]
+  #endif
 
   @usableFromInline package init() { lock = lockStorage.handle }
+
+  #if DEBUG
+    /// This domain in the debug lists of children (see `ChildDomain`).
+    let debugSerial = FreedDomains.shared.nextSerial()
+
+    /// A domain freed while it forwards (nothing refers to it any more: its nodes are gone)
+    /// is recorded freed, for the check that walks its parent's debug list of children. It
+    /// may be freed with any lock held, so it takes none of the domains'.
+    deinit {
+      FreedDomains.shared.recordFreed(
+        forward == nil ? nil : debugSerial, listing: debugChildren.values.map(\.serial))
+    }
+  #endif
 
   /// Locks the root of this domain and returns it; the caller unlocks `root.lock`.
   @inlinable @inline(__always)
@@ -110,9 +155,41 @@ package final class Domain: @unchecked Sendable {
     return (root.writeCount, root.unsettled == 0)
   }
 
-  /// `lockRoot()` for a domain that was merged into another: follow the forwarding chain.
+  /// `lockRoot()` for a domain that was merged into another, entered with this domain's lock
+  /// held: follow the forwarding chain one lock at a time, then check, holding the root found,
+  /// that this domain still reaches it.
+  ///
+  /// A split may cut the chain behind the walk: having read `forward` and let this domain go,
+  /// the walk can reach a root this domain no longer belongs to. A split of an edge of that
+  /// root's tree needs the root's lock, so once it is held the chains of its tree stand still,
+  /// and no domain outside the tree forwards into it (a merge attaches roots only): if the chain
+  /// from here, read again, reaches the root, this domain is in its tree. The check locks each
+  /// domain of the chain with `tryLock()` while holding the root: a domain cut off may be a root
+  /// that another thread holds while it waits for this root's lock (a merge), so waiting for
+  /// it could deadlock; a busy one makes the walk start again.
+  ///
+  /// That second walk is needed only when a split happened somewhere in the process during the
+  /// first (`SplitCount`, read before and after: two atomic loads).
+  ///
+  /// - Complexity: A walk of the chain (its length: the domain's depth in the tree), two if a
+  ///   split happened meanwhile.
   @usableFromInline
   func lockForwardedRoot() -> Domain {
+    while true {
+      // No split since this count was read (most of the time: splits are rare) means none cut
+      // the chain, and no second walk is needed.
+      let splits = SplitCount.load()
+      let root = lockChainEnd()
+      if SplitCount.load() == splits || root === self || reaches(lockedRoot: root) { return root }
+      root.lock.unlock()
+      lock.lock()
+    }
+  }
+
+  /// Follows the forwarding chain from this domain, whose lock the caller holds, one lock at a
+  /// time, and returns the domain at its end, locked.
+  @inline(__always)
+  private func lockChainEnd() -> Domain {
     var domain = self
     while let next = domain.forward {
       domain.lock.unlock()
@@ -122,10 +199,17 @@ package final class Domain: @unchecked Sendable {
     return domain
   }
 
+  /// `reaches(_:)` for one root, out of line: the rare second walk of `lockForwardedRoot()`.
+  @inline(never)
+  private func reaches(lockedRoot root: Domain) -> Bool {
+    reaches { $0 === root }
+  }
+
   /// Whether `context` is the only kind of drainer here: every drainer is this thread.
   /// Call with the lock held.
   func isDrained(onlyBy context: ThreadContext) -> Bool {
-    drainers.allAre(context.id)
+    assertLockedRoot()
+    return drainers.allAre(context.id)
   }
 
   /// Queues a change for the drainer; returns whether the caller must wait for its turn
@@ -137,6 +221,7 @@ package final class Domain: @unchecked Sendable {
   /// stops the program.
   @usableFromInline
   func enqueue(_ event: Event, from context: ThreadContext) -> Bool {
+    assertLockedRoot()
     queue.append(event)
     guard context.rolesHeld == 0, isBusyWithOthers else { return false }
     addWaiter(context)
@@ -151,6 +236,7 @@ package final class Domain: @unchecked Sendable {
 
   /// Adds `context`, the calling thread's, to the threads waiting for their turn. Lock.
   func addWaiter(_ context: ThreadContext) {
+    assertLockedRoot()
     _ = context.parker  // made here, on its own thread, before a waker can look for it
     waiters.append(Unmanaged.passUnretained(context))
   }
@@ -159,6 +245,7 @@ package final class Domain: @unchecked Sendable {
   /// program, with the lock released, when the cascade runs away.
   @usableFromInline
   func cascadeDepth(of context: ThreadContext) -> Int32 {
+    assertLockedRoot()
     guard context.rolesHeld > 0 else { return 0 }
     let depth = context.eventDepth + 1
     if _slowPath(Int(depth) > Engine.reentrancyLimit) {
@@ -176,6 +263,7 @@ package final class Domain: @unchecked Sendable {
 
   /// Removes and returns every waiting thread. Lock.
   func takeWaiters() -> [Unmanaged<ThreadContext>] {
+    assertLockedRoot()
     var taken: [Unmanaged<ThreadContext>] = []
     while let waiter = waiters.popFirst() { taken.append(waiter) }
     return taken
@@ -239,54 +327,6 @@ enum Event {
   case write(AnyNode, closesEvent: Bool, depth: Int32)
   /// A topology change, subscription or completion that must happen in delivery order.
   case task(@Sendable () -> Void, depth: Int32)
-}
-
-extension Domain {
-  /// Merges the domains of `nodes` into one and returns its root, unlocked.
-  ///
-  /// - Complexity: O(log n) lock hops per domain, n the number of domains merged.
-  @usableFromInline package static func merged(_ domains: [Domain]) -> Domain {
-    var root = domains[0]
-    for other in domains.dropFirst() { root = union(root, other) }
-    return root
-  }
-
-  static func union(_ first: Domain, _ second: Domain) -> Domain {
-    while true {
-      let a = first.lockRoot()
-      a.lock.unlock()
-      let b = second.lockRoot()
-      b.lock.unlock()
-      if a === b { return a }
-      // Lock both roots in a global order, then check neither was merged meanwhile.
-      let (low, high) = ObjectIdentifier(a) < ObjectIdentifier(b) ? (a, b) : (b, a)
-      low.lock.lock()
-      high.lock.lock()
-      guard low.forward == nil, high.forward == nil else {
-        high.lock.unlock()
-        low.lock.unlock()
-        continue
-      }
-      // The larger side survives (union by size), so forwarding chains stay logarithmic.
-      let (survivor, loser) = a.mergedCount >= b.mergedCount ? (a, b) : (b, a)
-      loser.forward = survivor
-      survivor.mergedCount += loser.mergedCount + 1
-      survivor.drainers.append(contentsOf: loser.drainers)
-      loser.drainers = Drainers()
-      survivor.queue.append(contentsOf: &loser.queue)
-      survivor.waiters.append(contentsOf: &loser.waiters)
-      survivor.isClosing = survivor.isClosing || loser.isClosing
-      loser.isClosing = false
-      survivor.unsettled += loser.unsettled
-      survivor.writeCount &+= loser.writeCount
-      survivor.catchingUpNodes.append(contentsOf: loser.catchingUpNodes)
-      loser.catchingUpNodes = []
-      loser.unsettled = 0
-      high.lock.unlock()
-      low.lock.unlock()
-      return survivor
-    }
-  }
 }
 
 /// The engine's tunables and entry points that are not tied to one node.

@@ -30,6 +30,9 @@
     ///   `catchingUpNodes`, and none of its records is caught up.
     /// - Domain: the root is not forwarded; the forwarding chain of every node reaches it; a
     ///   free role means an empty queue and no waiting thread; counts are not negative.
+    ///
+    /// The join counts of the domain's tree are checked after each split, and by tests
+    /// (`checkJoinCounts(around:)`): after every delivery they cost more than the rest.
     static func checkInvariants(around start: AnyNode, session: DrainSession? = nil) {
       if let session {
         check(session.isIdle, "the session's work list is not empty after a delivery")
@@ -37,12 +40,7 @@
       }
       let root = start.home.lockRoot()
       defer { root.lock.unlock() }
-      check(!root.isForwarded, "lockRoot returned a forwarded domain")
-      check(root.unsettled >= 0, "negative unsettled count \(root.unsettled)")
-      if root.drainers.isEmpty {
-        check(root.queue.isEmpty, "a free role with \(root.queue.count) queued changes")
-        check(root.waiters.isEmpty, "a free role with \(root.waiters.count) waiting threads")
-      }
+      checkDomain(root)
       // Another thread delivering the domain too (just after a merge) may be mid-event.
       guard root.drainers.count <= 1 else { return }
       var seen: Set<ObjectIdentifier> = [ObjectIdentifier(start)]
@@ -77,16 +75,72 @@
       }
     }
 
-    /// Whether following `domain`'s forwarding chain reaches `root`, whose lock is held.
+    /// Checks the invariants that hold whenever the lock is free, around `node` only: its links
+    /// with its inputs and downstream nodes, its rank and handles, its domain's role and queue,
+    /// and, when no delivery of the domain is under way, its value and sinks (when there are
+    /// few: the check must stay cheap beside the operation it follows). What a mutating
+    /// operation other than a delivery calls at its end: subscribe, cancel, attach, detach,
+    /// relink, a merge, a write delivered straight to the sinks. Call with no lock held.
+    @usableFromInline
+    static func checkLocalInvariants(of node: AnyNode) {
+      guard checksInvariants else { return }
+      let root = node.home.lockRoot()
+      defer { root.lock.unlock() }
+      checkDomain(root)
+      var attachedDownstream = 0
+      for child in node.downstream {
+        check(child.isAttached, "a detached node listed downstream")
+        check(
+          child.inputs.contains { $0 === node }, "a downstream node that does not list its input")
+        check(child.rank > node.rank, "rank \(child.rank) not above its input's \(node.rank)")
+        attachedDownstream += 1
+      }
+      check(
+        node.handles >= attachedDownstream,
+        "\(node.handles) handles for \(attachedDownstream) attached downstream nodes")
+      check(!(node.isAttached && node.isSuspended), "a node both attached and suspended")
+      if node.isAttached && !node.isSource {
+        for input in node.inputs {
+          check(reachesRoot(input.home, root), "an input in another domain than its node")
+          check(node.rank > input.rank, "rank \(node.rank) not above its input's \(input.rank)")
+          let listed = input.downstream.filter { $0 === node }.count
+          let reads = node.inputs.filter { $0 === input }.count
+          check(listed == reads, "a node reading an input \(reads) times is listed \(listed)")
+        }
+      }
+      if root.drainers.isEmpty && node.liveSinkCount <= 64 { node.checkValueInvariants() }
+    }
+
+    /// The invariants of a root domain that hold whenever its lock is free. Lock.
+    static func checkDomain(_ root: Domain) {
+      check(!root.isForwarded, "lockRoot returned a forwarded domain")
+      check(root.unsettled >= 0, "negative unsettled count \(root.unsettled)")
+      if root.drainers.isEmpty {
+        check(root.queue.isEmpty, "a free role with \(root.queue.count) queued changes")
+        check(root.waiters.isEmpty, "a free role with \(root.waiters.count) waiting threads")
+        check(!root.isClosing, "a free role left closing")
+      }
+    }
+
+    /// `checkDomain(_:)` for the root of `domain`, after a merge. Call with no lock held.
+    static func checkDomainInvariants(_ domain: Domain) {
+      guard checksInvariants else { return }
+      let root = domain.lockRoot()
+      checkDomain(root)
+      root.lock.unlock()
+    }
+
+    /// Whether following `domain`'s forwarding chain reaches `root`, whose lock is held. Read
+    /// without the chain's own locks: while the root's lock is held, no chain of its tree moves
+    /// (a merge attaches roots, a split needs the root's lock), and a domain outside the tree,
+    /// which would make this read race, is what the check is there to find. (Locking each
+    /// domain on the way could wait for ever then, and trying to lock it fails while any thread,
+    /// perhaps preempted, holds it for a read.)
     private static func reachesRoot(_ domain: Domain, _ root: Domain) -> Bool {
       var current = domain
       var hops = 0
       while current !== root {
-        // A domain on the way is not a root, so nobody holds its lock while waiting for ours.
-        current.lock.lock()
-        let next = current.forward
-        current.lock.unlock()
-        guard let next, hops < 64 else { return false }
+        guard let next = current.forward, hops < 4_096 else { return false }
         current = next
         hops += 1
       }

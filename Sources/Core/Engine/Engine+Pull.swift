@@ -57,24 +57,54 @@ extension Engine {
     context.endPulledInSegment(uncaching: didRead)
   }
 
-  /// Lets the inputs of `node`, a node being freed, go from a loop rather than from inside
-  /// its `deinit`, so freeing a chain takes constant stack: the inputs join the thread's
-  /// release list, and the outermost call runs the loop, in which the deinits of the nodes it
-  /// frees only add to the list.
-  static func releaseInputs(of node: AnyNode) {
-    guard !node.inputs.isEmpty else { return }
-    ThreadContext.withCurrent { context in
+  /// Lets the inputs of `node`, a node being freed, and what its closures capture, go from a
+  /// loop rather than from inside its `deinit`, so freeing a chain takes constant stack: they
+  /// join the thread's release list, and the outermost call runs the loop, in which the deinits
+  /// of the nodes it frees only add to the list. The merges the node's links held together are
+  /// let go first (`Domain.releaseSpan`).
+  ///
+  /// The closures matter as much as the inputs: a computed property's computation captures the
+  /// `Property` it reads, so freeing the closure's context frees that property, its node, and
+  /// so on down the chain. Listed here, the closure outlives the node's own fields, and dies in
+  /// the loop.
+  ///
+  /// - Parameters:
+  ///   - compute: The node's closures that may capture user values, each a value the list
+  ///   - recompute: holds inline (a closure fits an existential's buffer; a pair would not).
+  static func releaseInputs(
+    of node: AnyNode, along compute: consuming Any, _ recompute: consuming Any
+  ) {
+    let context = ThreadContext.current
+    if !node.inputs.isEmpty {
+      if _slowPath(!node.inputsShareHome) { Domain.releaseSpan(of: node) }
       context.releasing.append(node.inputs)
       node.inputs = []
-      guard !context.isReleasing else { return }
-      context.isReleasing = true
-      while let next = context.releasing.popLast() { _ = next }
-      context.isReleasing = false
     }
+    context.releasing.append(consume compute)
+    context.releasing.append(consume recompute)
+    guard !context.isReleasing else { return }
+    context.isReleasing = true
+    while let next = context.releasing.popLast() { _ = next }
+    context.isReleasing = false
+  }
+
+}
+
+extension Engine {
+  /// Tells the pull under way on this thread that the computation running reads a node it
+  /// is not linked to (a `flatMapLatest` following, on demand, an inner property it has not
+  /// switched to yet): writes to that node do not move the stamp the value would be cached
+  /// for, so it is computed again at the next read.
+  package static func readsUnlinkedNode() {
+    ThreadContext.withCurrent { $0.pulledValueIsCacheable = false }
   }
 }
 
 extension AnyNode {
+  /// The write count of this node's root domain now: what a value computed from the newest
+  /// writes is current for, while it does not move. Takes the lock.
+  package final var writeStampNow: UInt64 { home.writeStamp().writes }
+
   /// `inputs`, read under the lock (another thread may be the drainer relinking them).
   final func lockedInputs() -> ContiguousArray<AnyNode> {
     withRootLocked { root in

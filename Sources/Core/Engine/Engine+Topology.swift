@@ -10,6 +10,7 @@ extension Engine {
 
   /// Connects a new derived node to its inputs. Role.
   static func attach<Value>(_ node: DerivedNode<Value>) {
+    node.assertRole()
     resumeSuspendedInputs(of: node.inputs)
     let root = node.home.lockRoot()
     let inputsCompleted = linkToInputs(node)
@@ -21,6 +22,9 @@ extension Engine {
     root.lock.unlock()
     if needsRefresh { node.refresh() }
     if inputsCompleted { complete(node) }
+    #if DEBUG
+      checkLocalInvariants(of: node)
+    #endif
   }
 
   /// Disconnects a derived node nothing refers to any more, and then any input left unused.
@@ -29,6 +33,7 @@ extension Engine {
     var work: [AnyNode] = [node]
     while let next = work.popLast() {
       let root = next.home.lockRoot()
+      root.assertRole(ThreadContext.current)
       guard next.isAttached, next.handles == 0, !next.isSource else {
         root.lock.unlock()
         continue
@@ -45,6 +50,10 @@ extension Engine {
         if input.handles == 0 { work.append(input) }
       }
       root.lock.unlock()
+      #if DEBUG
+        checkLocalInvariants(of: next)
+        for input in next.inputs { checkLocalInvariants(of: input) }
+      #endif
     }
   }
 
@@ -59,6 +68,7 @@ extension Engine {
   /// (it missed their changes while suspended) and relinked if it now reads other inputs.
   /// Role.
   package static func resume(_ node: AnyNode) {
+    node.assertRole()
     // The suspended part of the graph, inputs first.
     var order: [AnyNode] = []
     var stack: [PostOrderFrame] = [(node, node.lockedInputs(), 0)]
@@ -82,12 +92,16 @@ extension Engine {
       root.lock.unlock()
       if needsRefresh { next.refresh() }
       if inputsCompleted { complete(next) }
+      #if DEBUG
+        checkLocalInvariants(of: next)
+      #endif
     }
   }
 
   /// Lists `node` downstream of each of its inputs, takes a handle on each, and gives it the
   /// rank after theirs; returns whether every input has completed. Role, under the lock.
   private static func linkToInputs(_ node: AnyNode) -> Bool {
+    node.assertRoleLocked()
     var rank = 0
     for input in node.inputs {
       rank = max(rank, input.rank + 1)
@@ -127,6 +141,7 @@ extension Engine {
   /// Completes `node`: runs its completion handlers, releases its sinks, and completes every
   /// downstream node whose inputs have all completed. Role.
   static func complete(_ node: AnyNode) {
+    node.assertRole()
     var work: [AnyNode] = [node]
     while let next = work.popLast() {
       let root = next.home.lockRoot()
@@ -190,6 +205,7 @@ extension AnyNode {
   /// unused, in which case the caller calls `detachAfterDelivery()` once it has unlocked.
   /// A node whose attaching is still queued counts too: its detach is queued behind it.
   final func dropHandle() -> Bool {
+    assertLocked()
     handles -= 1
     return handles == 0 && !isSource
   }
@@ -218,7 +234,9 @@ extension Engine {
     of node: AnyNode, to newInputs: [AnyNode], releasingAfterwards held: [AnyNode] = []
   ) -> Bool {
     let context = ThreadContext.current
-    let root = Domain.merged([node.home] + newInputs.map(\.home)).lockRoot()
+    // The new links' span is counted now (see `Domain.join`), so that nothing splits what the
+    // relink joins before it happens; the relink lets go of the old links' span.
+    let root = Domain.join(from: node.home, newInputs).lockRoot()
     guard root.isDrained(onlyBy: context) || root.drainers.isEmpty else {
       root.queue.append(
         .task(
@@ -231,15 +249,21 @@ extension Engine {
       root.lock.unlock()
       return false
     }
+    // Called outside any delivery (the role free), the switch takes the role for itself: no
+    // other thread's delivery may run while the edges move.
+    let takesRole = root.drainers.isEmpty
+    if takesRole { takeRole(of: root, context) }
     root.lock.unlock()
     relink(node, to: newInputs, context)
     for input in held { input.releaseHandle() }
+    if takesRole { finishDrain(of: root, context) }
     return true
   }
 
   /// Queues `node` to be computed again later in the event being delivered on this thread:
   /// an input read in its computation changed after that read. Role.
   package static func recomputeLater(_ node: AnyNode) {
+    node.assertRole()
     ThreadContext.current.activeSession?.push(node)
   }
 
@@ -249,8 +273,10 @@ extension Engine {
   package static func relinkInOrder(
     _ node: AnyNode, to newInputs: [AnyNode], releasingAfterwards held: [AnyNode] = []
   ) {
-    let root = Domain.merged([node.home] + newInputs.map(\.home))
-    performInOrder(in: root) {
+    // Counted now, let go by the relink for the old links (see `switchInputs`). The top of the
+    // span, not the root: what is above it may be cut off before the relink runs.
+    let top = Domain.join(from: node.home, newInputs)
+    performInOrder(in: top) {
       relink(node, to: newInputs, ThreadContext.current)
       for input in held { input.releaseHandle() }
     }
@@ -266,6 +292,7 @@ extension Engine {
 
   /// Moves `node`'s edges to `newInputs` and restores rank order. Role.
   private static func relink(_ node: AnyNode, to newInputs: [AnyNode], _ context: ThreadContext) {
+    node.assertRole()
     if node.isAttached { resumeSuspendedInputs(of: newInputs) }
     let root = node.home.lockRoot()
     let oldInputs = node.inputs
@@ -284,6 +311,14 @@ extension Engine {
       }
     }
     node.inputs = ContiguousArray(newInputs)
+    // The old links let go of the merges they held (the new ones were counted by
+    // `switchInputs` or `relinkInOrder`); what is left at zero is cut once the domain is quiet.
+    if !oldInputs.allSatisfy({ $0.home === node.home }) {
+      let hadCandidates = !root.splitCandidates.isEmpty
+      _ = root.countSpan(
+        from: node.home, oldInputs, by: -1, walk: context.takeUniqueIdentity())
+      _ = root.splitIfQuiet(hadCandidates: hadCandidates)  // the role is this thread's: queued
+    }
     #if DEBUG
       node.relinkCount += 1
     #endif
@@ -322,5 +357,9 @@ extension Engine {
       if inputChangesLater { session.push(node) }
     }
     for input in released { performAfterDelivery(in: input.home) { detach(input) } }
+    #if DEBUG
+      checkLocalInvariants(of: node)
+      for input in oldInputs { checkLocalInvariants(of: input) }
+    #endif
   }
 }

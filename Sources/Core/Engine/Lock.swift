@@ -68,6 +68,9 @@ package final class Lock: @unchecked Sendable {
       let result = pthread_mutex_init(handle.primitive, nil)
       precondition(result == 0, "pthread_mutex_init failed with \(result)")
     #endif
+    #if DEBUG
+      handle.ownerWord.initialize(to: 0)
+    #endif
   }
 
   deinit {
@@ -111,14 +114,44 @@ package final class Lock: @unchecked Sendable {
       #if canImport(Darwin)
         os_unfair_lock_lock(primitive)
       #elseif canImport(InvalidatingThreadLocal)
-        invalidating_lock_lock(primitive)
+        if _slowPath(invalidating_lock_lock(primitive) != 0) { Lock.waitsForItself() }
       #else
         pthread_mutex_lock(primitive)
       #endif
+      #if DEBUG
+        recordedOwner = Self.currentThreadWord
+        Self.countHeld(1)
+      #endif
+    }
+
+    /// Locks the primitive if it is free, without waiting; returns whether it did. For a check
+    /// made while holding another domain's lock, where waiting could deadlock (see
+    /// `Domain.lockForwardedRoot()`).
+    @inlinable @inline(__always)
+    package func tryLock() -> Bool {
+      #if canImport(Darwin)
+        let locked = os_unfair_lock_trylock(primitive)
+      #elseif canImport(InvalidatingThreadLocal)
+        let locked = invalidating_lock_trylock(primitive) != 0
+      #else
+        let locked = pthread_mutex_trylock(primitive) == 0
+      #endif
+      #if DEBUG
+        if locked {
+          recordedOwner = Self.currentThreadWord
+          Self.countHeld(1)
+        }
+      #endif
+      return locked
     }
 
     @inlinable @inline(__always)
     package func unlock() {
+      #if DEBUG
+        assertOwned()
+        recordedOwner = 0
+        Self.countHeld(-1)
+      #endif
       #if canImport(Darwin)
         os_unfair_lock_unlock(primitive)
       #elseif canImport(InvalidatingThreadLocal)
@@ -167,5 +200,44 @@ final class Parker: @unchecked Sendable {
     isSignalled = true
     pthread_cond_signal(condition)
     pthread_mutex_unlock(mutex)
+  }
+}
+
+extension Lock {
+  /// Stops a lock that would wait for itself: the calling thread holds it, running user code
+  /// under it (see `Handle.holdForUserCode()`).
+  @usableFromInline @inline(never)
+  static func waitsForItself() -> Never {
+    Engine.misuse(
+      """
+      A modify body read, wrote or subscribed to a property of the graph it modifies: the body \
+      runs while that graph's lock is held (that is what makes modify atomic), so the access \
+      would wait for itself for ever. Read what the body needs before calling modify, and \
+      write or subscribe to other properties after it returns.
+      """)
+  }
+}
+
+extension Lock.Handle {
+  /// Records that the calling thread, which holds this lock, now runs user code under it (the
+  /// body of a `modify`), so that a lock of it from that code stops with a message rather than
+  /// waiting for ever (on Linux; Apple's `os_unfair_lock` stops a recursive lock itself).
+  /// Returns what to pass to `endUserCode(_:)`.
+  @inlinable @inline(__always)
+  package func holdForUserCode() -> UnsafeMutableRawPointer? {
+    #if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+      return UnsafeMutableRawPointer(invalidating_lock_set_held_for_user_code(primitive))
+    #else
+      return nil
+    #endif
+  }
+
+  /// Ends what `holdForUserCode()` began; `previous` is what it returned.
+  @inlinable @inline(__always)
+  package func endUserCode(_ previous: UnsafeMutableRawPointer?) {
+    #if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+      _ = invalidating_lock_set_held_for_user_code(
+        previous?.assumingMemoryBound(to: UInt32.self))
+    #endif
   }
 }

@@ -121,9 +121,10 @@ package class AnyNode: @unchecked Sendable {
   @usableFromInline final let carriesEvents: Bool
 
   /// The node's steps of a delivery, specialized for its value type.
-  @usableFromInline final let steps: NodeSteps
+  /// A `var` only so that a node's `deinit` can move its closures out (see `DerivedNode`).
+  @exclusivity(unchecked) @usableFromInline final var steps: NodeSteps
 
-  @usableFromInline
+  @inlinable
   init(
     home: Domain, isSource: Bool, holdsPlainData: Bool, carriesEvents: Bool, steps: NodeSteps
   ) {
@@ -209,7 +210,7 @@ package class AnyNode: @unchecked Sendable {
 struct NodeSteps: Sendable {
   /// Recomputes a derived node's value for the event being delivered; returns whether it
   /// changed (a source returns `false`). Role, outside the lock.
-  @usableFromInline let recompute: @Sendable (AnyNode) -> Bool
+  @usableFromInline var recompute: @Sendable (AnyNode) -> Bool
   /// Publishes the staged value and captures the sinks to run. Role, under the lock.
   @usableFromInline let commit: @Sendable (AnyNode) -> Void
   /// Runs the sinks captured by `commit`. Role, outside the lock.

@@ -140,8 +140,11 @@ final class ObservationTrigger: @unchecked Sendable {
   /// Which registration is the current one: every run registers anew, and Observation keeps a
   /// registration until the object changes, so only the newest may write the trigger.
   @exclusivity(unchecked) private var generation: UInt64 = 0
-  /// Whether a main-actor task that writes the trigger is on its way.
-  @exclusivity(unchecked) private var isScheduled = false
+  /// Writes the trigger from one main-actor task however many changes come before it runs:
+  /// never at once (a change is reported before the object stores it).
+  private lazy var hop = Hop<Void>(
+    .latest, schedule: { flush in _startMainActorTask { flush() } },
+    run: { [weak self] _ in self?.write() })
 
   @usableFromInline init() {}
 
@@ -193,16 +196,9 @@ final class ObservationTrigger: @unchecked Sendable {
       write()
       return
     }
-    let mustSchedule = !isScheduled
-    isScheduled = true
+    let hop = hop
     lock.unlock()
-    guard mustSchedule else { return }
-    Task { @MainActor [self] in
-      lock.lock()
-      isScheduled = false
-      lock.unlock()
-      write()
-    }
+    hop.send(())
   }
 
   private func write() {

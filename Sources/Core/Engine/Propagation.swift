@@ -5,6 +5,7 @@ extension Engine {
   /// so no list of sources is needed. Inlined into its one caller, `writeThroughDerived`.
   @inline(__always)
   static func deliverWrite(of source: AnyNode, _ context: ThreadContext) {
+    source.assertRole()
     context.withSession { session in
       session.markWritten(source)
       propagate(session, writes: 1, context, traced: false)
@@ -14,6 +15,7 @@ extension Engine {
   /// `deliverWrite(of:_:)` for a traced write (see `Tracing`).
   @usableFromInline
   static func deliverTracedWrite(of source: AnyNode, _ context: ThreadContext) {
+    source.assertRole()
     context.withSession { session in
       session.markWritten(source)
       propagate(session, writes: 1, context, traced: true)
@@ -39,6 +41,7 @@ extension Engine {
   /// downstream: how a node relinked after the delivery that switched it catches up, so its
   /// subscribers hear of it. Role.
   static func deliverRecomputation(of node: AnyNode, _ context: ThreadContext) {
+    node.assertRole()
     context.withSession { session in
       session.push(node)
       propagate(session, writes: 0, context, traced: Tracing.isOn)
@@ -78,7 +81,7 @@ extension Engine {
         source.withRootLocked { root in
           for node in changed { node._withUnsafeGuaranteedRef { $0.steps.commit($0) } }
           root.unsettled -= writes
-          if _slowPath(root.hasCatchingUpNodes) { root.dropCaughtUpRecords() }
+          if _slowPath(root.hasCommitWork) { root.finishCommit() }
           root.lock.unlock()
         }
       }
@@ -94,11 +97,11 @@ extension Engine {
           root.lock.unlock()
         }
       }
-      // Once every domain has committed (see `Domain.catchingUpNodes`).
+      // Once every domain has committed (see `Domain.catchingUpNodes`, `finishCommit`).
       for node in changed where node._withUnsafeGuaranteedRef({ $0.isSource }) {
         node._withUnsafeGuaranteedRef { node in
           let root = node.home.lockRoot()
-          if root.hasCatchingUpNodes { root.dropCaughtUpRecords() }
+          if root.hasCommitWork { root.finishCommit() }
           root.lock.unlock()
         }
       }
@@ -141,7 +144,12 @@ extension Engine {
   @inline(__always)
   static func recomputeStep(_ next: Unmanaged<AnyNode>, _ session: DrainSession) {
     next._withUnsafeGuaranteedRef { node in
+      node.assertDelivering(ThreadContext.current)
       guard node.steps.recompute(node) else { return }
+      // Queued again by its own run (relinked to an input that changes later in this event):
+      // the next run decides whether it changed, and what is computed from it hears of that
+      // run's value only, not of this one's (which an equal second value would take back).
+      if _slowPath(node.isQueued) { return }
       if !node.isChanged {
         node.isChanged = true
         session.appendChanged(next)
@@ -154,6 +162,10 @@ extension Engine {
   @inlinable @inline(__always)
   static func finishDrain(of domain: Domain, _ context: ThreadContext) {
     domain.lock.lock()
+    #if DEBUG
+      // (A domain merged into another meanwhile is checked by `drainQueue`, on its root.)
+      if !domain.isForwarded { domain.assertRole(context) }
+    #endif
     if _fastPath(
       !domain.isForwarded && domain.queue.isEmpty && domain.drainers.more.isEmpty
         && domain.waiters.isEmpty)
@@ -174,13 +186,19 @@ extension Engine {
   /// first of them, who delivers the rest; with nobody waiting, it goes on until the queue is
   /// empty (what is queued now comes from deliveries under way on other threads, or from this
   /// thread's own sinks).
+  ///
+  /// The last drainer to leave a quiet domain first cuts off what no link joins any more
+  /// (`Domain.splitZeroEdges`): the role it gives up is the root's, which a split leaves a
+  /// root, and it touches the domain no more.
   @usableFromInline
   static func drainQueue(of domain: Domain, _ context: ThreadContext) {
     var snapshot = -1
+    var deliversTheRest = false
     while true {
       let root = domain.lockRoot()
       guard !root.queue.isEmpty, root.drainers.count == 1 else {
         // Either nothing is left, or a merge made another thread a drainer too: it goes on.
+        let cut = root.mustSplitBeforeLeaving ? root.splitZeroEdges() : []
         root.drainers.remove(context.id)
         var released: [Unmanaged<ThreadContext>] = []
         if root.drainers.isEmpty {
@@ -190,11 +208,20 @@ extension Engine {
         root.lock.unlock()
         context.rolesHeld -= 1
         for waiter in released { waiter._withUnsafeGuaranteedRef { $0.parkerStorage!.unpark() } }
+        withExtendedLifetime(cut) {}  // the domains cut off are let go outside the lock
         return
       }
       if snapshot < 0 {
         snapshot = root.queue.count
         root.isClosing = true
+      }
+      // A split waits for a quiet domain: handed over, the rest would be followed by the next
+      // thread's writes, and those by this one's, for as long as both write. Once, it delivers
+      // the rest itself (a change per waiting thread, which waits parked meanwhile, and what
+      // threads that may not wait queued), so that the queue can run empty.
+      if snapshot == 0, !deliversTheRest, !root.splitCandidates.isEmpty, !root.waiters.isEmpty {
+        snapshot = root.queue.count
+        deliversTheRest = true
       }
       if snapshot == 0, let successor = root.waiters.popFirst() {
         root.drainers.replace(context.id, with: successor._withUnsafeGuaranteedRef(\.id))
@@ -264,6 +291,7 @@ extension Engine {
   /// Takes the free drainer role of `root`, whose lock the caller holds.
   @inlinable @inline(__always)
   static func takeRole(of root: Domain, _ context: ThreadContext) {
+    root.assertLockedRoot()
     root.drainers.append(context.id)
     context.rolesHeld += 1
   }

@@ -67,6 +67,9 @@ package final class ReadTracker {
     mode: _ReadMode, elements: UnsafePointer<Unmanaged<AnyNode>>?, count: Int,
     deliveredNode: AnyNode?
   ) {
+    #if DEBUG
+      assertClean()
+    #endif
     self.mode = mode
     expectedElements = elements
     expectedCount = count
@@ -74,6 +77,19 @@ package final class ReadTracker {
     matched = 0
     inOrder = true
   }
+
+  /// Stops unless the tracker is clean from its last run (see `clear()`): a run that begins
+  /// on a tracker still holding another run's reads would take them for its own. Debug only.
+  #if DEBUG
+    @usableFromInline
+    func assertClean(_ function: StaticString = #function, line: UInt = #line) {
+      if !recorded.isEmpty || !held.isEmpty || !versions.isEmpty {
+        Engine.ruleBroken(
+          "\(function) began a run on a tracker that still holds another run's reads",
+          line: line)
+      }
+    }
+  #endif
 
   /// The nodes whose handles the run holds (see `held`), for the caller to release once the
   /// run's owner is linked to them.
@@ -109,7 +125,14 @@ package final class ReadTracker {
       return mode == .delivery ? node.read(.delivery) : node.currentValue()
     }
     let readsDelivered = recordUnexpected(node)
-    return readsDelivered ? node.read(.delivery) : node.currentValue()
+    if readsDelivered { return node.read(.delivery) }
+    // A delivered run inside a batch reading a node of another domain: what that node's sinks
+    // have been given, not the batch's newest write there, so the run combines delivered
+    // values only; the batch's writes come through this domain once the relink merges the
+    // two. Outside a batch, the newest write: what is queued there was written before the
+    // change being delivered (rule 4).
+    return mode == .delivery && ThreadContext.current.batchDepth > 0
+      ? node.valueDeliveredElsewhere() : node.currentValue()
   }
 
   /// Whether a read of `node` keeps the run in the expected order: it is the next expected
@@ -345,4 +368,24 @@ public func untracked<Result>(_ body: () throws -> Result) rethrows -> Result {
   context.setActiveTracker(nil)
   defer { context.setActiveTracker(tracker) }
   return try body()
+}
+
+extension ValueNode {
+  /// The value a delivered run of another domain reads from this node (see `ReadTracker.read`):
+  /// a source's or an attached node's delivered value; a suspended node's current value, since
+  /// no delivery reaches it.
+  @usableFromInline
+  final func valueDeliveredElsewhere() -> Value {
+    let root = home.lockRoot()
+    if isSource || (isAttached && !isSuspended) {
+      // Part of the same event when this thread delivers that domain too (a batch over
+      // several domains): its value for the event is the staged one, which the role guards.
+      let inThisEvent = hasStaged && root.drainers.contains(ThreadContext.current.id)
+      let value = inThisEvent ? staged : delivered
+      root.lock.unlock()
+      return value
+    }
+    root.lock.unlock()
+    return currentValue()
+  }
 }

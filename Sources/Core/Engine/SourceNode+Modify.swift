@@ -3,7 +3,9 @@ extension SourceNode {
   /// the write, then writes the result as `write(_:)` does: an atomic read-modify-write.
   ///
   /// The one place where the engine runs user code under its lock (the lock is what makes the
-  /// change atomic): `body` must not read, write or subscribe to any node. `body` changes a
+  /// change atomic): `body` must not read, write or subscribe to any node. On Linux a body that
+  /// touches a node of this graph stops with a message naming the mistake (it would wait for
+  /// itself for ever); Apple's `os_unfair_lock` stops a recursive lock itself. `body` changes a
   /// copy of `latest`, so the value it replaces is still held by `latest` and is released,
   /// like every replaced value, after the lock. If `body` throws, nothing is written.
   ///
@@ -20,7 +22,9 @@ extension SourceNode {
     let root = home.lockRoot()
     var value = latest
     let result: Result
+    let held = root.lock.holdForUserCode()
     do {
+      defer { root.lock.endUserCode(held) }
       result = try body(&value)
     } catch {
       root.lock.unlock()

@@ -124,6 +124,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   func write(
     _ value: Value, lockedRoot root: Domain, _ context: ThreadContext, cause: Cause? = nil
   ) {
+    root.assertLockedRoot()
     root.writeCount &+= 1
     writeSeq &+= 1
     // Values replaced under the lock are released after it (see ValueNode): their deinit may
@@ -152,12 +153,16 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     }
     withExtendedLifetime((previousLatest, previousStaged)) {}
     Engine.finishDrain(of: root, context)
+    #if DEBUG
+      Engine.checkLocalInvariants(of: self)
+    #endif
   }
 
   /// Delivers the newest write, `value`, to the sinks of a source nothing is derived from,
   /// holding the role: counts it delivered, then unlocks and runs the sinks.
   @inlinable @inline(__always)
   func deliverDirectly(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
+    root.assertRole(context)
     changeCount &+= 1
     deliveredSeq = writeSeq
     if sinks.isEmpty {
@@ -174,6 +179,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// stays small enough to be inlined.)
   @usableFromInline
   func writeThroughDerived(_ root: Domain, _ context: ThreadContext) {
+    root.assertRole(context)
     hasStaged = true
     stagedSeq = writeSeq
     root.unsettled += 1
@@ -184,6 +190,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// `writeThroughDerived(_:_:)` for a traced write, whose `cause` the delivery takes back.
   @usableFromInline
   func writeThroughDerivedTraced(_ root: Domain, _ context: ThreadContext, _ cause: Cause) {
+    root.assertRole(context)
     hasStaged = true
     stagedSeq = writeSeq
     Tracing.noteWrite(cause, of: self, seq: writeSeq)
@@ -196,6 +203,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// wait for this thread's turn if the domain is busy with others' changes. Unlocks.
   @usableFromInline
   func writeWhileDelivering(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
+    root.assertLockedRoot()
     pending.append(value)
     pendingSeqs.append(writeSeq)
     root.unsettled += 1
@@ -251,6 +259,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   func emit<Event>(
     _ event: Event, lockedRoot root: Domain, _ context: ThreadContext, cause: Cause? = nil
   ) where Value == Event? {
+    root.assertLockedRoot()
     root.writeCount &+= 1
     writeSeq &+= 1
     guard root.drainers.isEmpty else {
@@ -270,6 +279,9 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       writeThroughDerived(root, context)
     }
     Engine.finishDrain(of: root, context)
+    #if DEBUG
+      Engine.checkLocalInvariants(of: self)
+    #endif
   }
 
   /// `emit(_:)` inside a batch: the event waits in the thread's batch, in order with the
@@ -308,6 +320,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// `writeInBatch(_:_:)` entered with `root`'s lock held. Unlocks.
   @inlinable @inline(__always)
   func writeInBatch(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
+    root.assertLockedRoot()
     var previous = value
     swap(&latest, &previous)
     root.writeCount &+= 1
@@ -322,17 +335,20 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   }
 
   override func enqueueLatest() {
+    assertLocked()
     pending.append(latest)
     pendingSeqs.append(writeSeq)
   }
 
   override func stageLatest() {
+    assertRoleLocked()
     // `staged` holds a second reference to `delivered` here, so no value dies under the lock.
     stage(latest)
     stagedSeq = writeSeq
   }
 
   override func stagePending() {
+    assertRoleLocked()
     if let value = pending.popFirst() { stage(value) }
     if let seq = pendingSeqs.popFirst() { stagedSeq = seq }
   }
@@ -342,7 +358,28 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   ///
   /// Inside a batch the source ends when the batch does, after the batch's writes (this one's
   /// included) have been delivered: an owner released mid-batch does not lose them.
+  @inlinable
   package func complete() {
+    // The common case, a relay nobody observes going away: nothing to tell anyone, so no
+    // delivery in order, just the mark (under the lock, as a delivery would set it).
+    // Inlinable, so that the test of the sinks is specialized: unspecialized, looking up the
+    // generic types' metadata costs more than the rest.
+    let notBatching = ThreadContext.withCurrent { $0.batchDepth == 0 }
+    let root = home.lockRoot()
+    if notBatching && root.drainers.isEmpty && downstream.isEmpty && sinks.isEmpty
+      && completions.isEmpty
+    {
+      isCompleted = true
+      root.lock.unlock()
+      return
+    }
+    root.lock.unlock()
+    completeInOrder()
+  }
+
+  /// `complete()` for a source that someone observes, or inside a batch.
+  @usableFromInline
+  final func completeInOrder() {
     let context = ThreadContext.current
     if context.batchDepth > 0 {
       context.completionsAfterBatch.append(self)

@@ -77,7 +77,7 @@ package final class ThreadContext {
   @exclusivity(unchecked) @usableFromInline var pulledValueIsCacheable = true
   /// Inputs of freed nodes waiting to be let go (see `Engine.release`), and whether this
   /// thread is letting them go.
-  @exclusivity(unchecked) var releasing: [ContiguousArray<AnyNode>] = []
+  @exclusivity(unchecked) var releasing: [Any] = []
   @exclusivity(unchecked) var isReleasing = false
   /// Subscriptions cancelled on this thread while their node's delivery was under way.
   @exclusivity(unchecked) @usableFromInline var cancelledDuringDelivery: [ObjectIdentifier] = []
@@ -122,8 +122,15 @@ package final class ThreadContext {
   @exclusivity(unchecked) @usableFromInline var nextScopeIdentity: UInt64 = 0
   @exclusivity(unchecked) @usableFromInline var scopeIdentityLimit: UInt64 = 0
 
+  /// The origins of nodes this thread made recently (see `NodeOrigin.made`).
+  let originCache = OriginCache()
+
   init() {
     deliveryTracker = Unmanaged.passUnretained(deliveryTrackerStorage)
+  }
+
+  deinit {
+    originCache.deallocate()
   }
 
   /// Makes `tracker` the active tracker (`nil`: none).

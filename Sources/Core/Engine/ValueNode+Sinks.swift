@@ -7,6 +7,7 @@ extension ValueNode {
   /// after the change's sources have committed.
   @usableFromInline
   final func sinksCaughtUp() -> ContiguousArray<SinkEntry<Value>> {
+    assertLocked()
     var skipped: [UInt64] = []
     catchingUp.removeAll { record in
       var caughtUp = true
@@ -27,6 +28,7 @@ extension ValueNode {
   /// `NodeSteps.removeSinkAndUnlock` for this node.
   @inlinable
   final func removeSinkAndUnlock(id: UInt64, root: Domain) -> Bool {
+    root.assertLockedRoot()
     var completion: (@Sendable () -> Void)?
     if !completions.isEmpty, let index = completions.firstIndex(where: { $0.id == id }) {
       completion = completions.remove(at: index).handler
@@ -59,6 +61,7 @@ extension ValueNode {
   /// Forgets the catching-up record of the subscription `id`, which ended. Lock.
   @usableFromInline
   final func dropCatchUpRecord(of id: UInt64, root: Domain) {
+    root.assertLockedRoot()
     catchingUp.removeAll { $0.id == id }
     hasCatchingUpSinks = !catchingUp.isEmpty
     // Not kept listed for nothing: the list holds the node, and the node its domain.
@@ -96,6 +99,7 @@ extension ValueNode {
   /// once tombstones are the majority. Lock.
   @usableFromInline
   final func buryTombstone(at index: Int) {
+    assertLocked()
     deadSinks += 1
     if index == firstLiveSink {
       while firstLiveSink < sinks.count && sinks[firstLiveSink].id == 0 { firstLiveSink += 1 }
@@ -110,6 +114,7 @@ extension ValueNode {
   /// Removes the tombstones left at the end after the last sink was removed. Lock.
   @usableFromInline
   final func dropTrailingTombstones() {
+    assertLocked()
     while let last = sinks.last, last.id == 0 {
       sinks.removeLast()
       deadSinks -= 1
@@ -124,6 +129,7 @@ extension Domain {
   /// not change (see `catchingUpNodes`), and forgets the nodes left with none. Lock.
   @usableFromInline
   func dropCaughtUpRecords() {
+    assertLockedRoot()
     catchingUpNodes.removeAll { !$0.dropCaughtUpRecords() }
   }
 }

@@ -43,7 +43,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   /// Whether `catchingUp` has entries: the delivery paths test this flag. Lock.
   @exclusivity(unchecked) @usableFromInline final var hasCatchingUpSinks = false
 
-  @usableFromInline
+  @inlinable
   init(home: Domain, value: Value, isSource: Bool, carriesEvents: Bool = false, steps: NodeSteps) {
     delivered = value
     staged = value
@@ -86,6 +86,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   /// Lets the event just delivered go: the node rests at `nil` again. Role.
   @usableFromInline
   final func forgetEvent<Event>() where Value == Event? {
+    assertDelivering(ThreadContext.current)
     var event: Value = nil
     staged = nil
     let root = home.lockRoot()
@@ -157,6 +158,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   /// sources of the change have committed.
   @inlinable @inline(__always)
   final func commitStaged() {
+    assertRoleLocked()
     if hasStaged {
       if _isPOD(Value.self) {
         // Nothing to release: a plain copy, and `staged` already equals `delivered`.
@@ -179,6 +181,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   /// the node's delivery step, whose call is then the only one.)
   @inlinable @inline(__always)
   final func deliverCommitted(_ context: ThreadContext) {
+    assertDelivering(context)
     // Lets the previous value go, outside the lock; a plain value has nothing to let go, and
     // `commitStaged()` left `staged` equal to `delivered` already.
     if !_isPOD(Value.self) { staged = delivered }
@@ -197,6 +200,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   final func run(
     _ entries: ContiguousArray<SinkEntry<Value>>, with value: Value, _ context: ThreadContext
   ) {
+    assertUnlocked()
     context.beginScope()
     for entry in entries {
       if _slowPath(!context.cancelledDuringDelivery.isEmpty), wasCancelled(entry, context) {
@@ -223,6 +227,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   override final var liveSinkCount: Int { sinks.count - deadSinks }
 
   override final func dropCaughtUpRecords() -> Bool {
+    assertLocked()
     catchingUp.removeAll { isCaughtUp($0) }
     hasCatchingUpSinks = !catchingUp.isEmpty
     return hasCatchingUpSinks
@@ -231,6 +236,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   override final func takeCompletionHandlers(
     released: inout [Any]
   ) -> [@Sendable () -> Void] {
+    assertRoleLocked()
     isCompleted = true
     let handlers = completions.map(\.handler)
     released.append(completions)

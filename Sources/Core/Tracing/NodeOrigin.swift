@@ -45,7 +45,7 @@ package final class NodeOrigin: Sendable {
   /// - Complexity: One lock of a striped table and a hash lookup.
   @usableFromInline
   package static func made(_ kind: StaticString, file: StaticString, line: UInt) -> NodeOrigin {
-    originTable.origin(kind, file: file, line: line, isHidden: false)
+    ThreadContext.withCurrent { $0.originCache.origin(kind, file: file, line: line) }
   }
 
   /// The origin shared by every node of `kind` whose place of making is unknown or beside the
@@ -154,10 +154,55 @@ private final class OriginTable: @unchecked Sendable {
   }
 
   /// A string literal's address, which identifies it: literals live as long as the program.
-  private static func identity(_ string: StaticString) -> UInt {
+  static func identity(_ string: StaticString) -> UInt {
     string.hasPointerRepresentation
       ? UInt(bitPattern: string.utf8Start) : UInt(string.unicodeScalar.value) | 1 << 63
   }
 }
 
 private let originTable = OriginTable()
+
+/// The origins this thread looked up most recently, by source line: a node made in a loop (a
+/// cell's view model, a list's rows) finds its origin here with a few comparisons, where the
+/// process-wide table hashes and locks. Direct-mapped; entries point at origins the table keeps
+/// for ever, so they are held unretained.
+struct OriginCache {
+  private struct Entry {
+    var kind: UInt = 0
+    var file: UInt = 0
+    var line: UInt = 0
+    var origin: Unmanaged<NodeOrigin>?
+  }
+
+  private static let size = 64
+  private let entries: UnsafeMutablePointer<Entry> = {
+    let entries = UnsafeMutablePointer<Entry>.allocate(capacity: OriginCache.size)
+    entries.initialize(repeating: Entry(), count: OriginCache.size)
+    return entries
+  }()
+
+  /// Frees the entries (the thread's context is going away).
+  func deallocate() {
+    entries.deinitialize(count: Self.size)
+    entries.deallocate()
+  }
+
+  /// The origin of a node of `kind` made at `file:line`, from this cache or the table.
+  func origin(_ kind: StaticString, file: StaticString, line: UInt) -> NodeOrigin {
+    let kindWord = OriginTable.identity(kind)
+    let fileWord = OriginTable.identity(file)
+    let slot =
+      Int(truncatingIfNeeded: (fileWord &>> 3 ^ line &* 0x9E37_79B9 ^ kindWord &>> 5))
+      & (Self.size - 1)
+    let entry = entries[slot]
+    if entry.line == line, entry.file == fileWord, entry.kind == kindWord,
+      let origin = entry.origin
+    {
+      return origin.takeUnretainedValue()
+    }
+    let found = originTable.origin(kind, file: file, line: line, isHidden: false)
+    entries[slot] = Entry(
+      kind: kindWord, file: fileWord, line: line, origin: Unmanaged.passUnretained(found))
+    return found
+  }
+}

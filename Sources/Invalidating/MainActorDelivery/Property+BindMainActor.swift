@@ -47,8 +47,8 @@ extension Property where Value: Sendable {
   }
 }
 
-/// A weakly held object and the key path a main-actor binding assigns, used on the main actor
-/// only.
+/// A weakly held object (a view, or any main-actor object) and the key path a main-actor
+/// binding assigns, used on the main actor only.
 @MainActor
 final class _MainActorTarget<Object: AnyObject, Value> {
   private weak var object: Object?

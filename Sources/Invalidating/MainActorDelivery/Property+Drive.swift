@@ -43,10 +43,9 @@ extension Property where Value: Sendable {
   /// - Returns: The token that keeps the subscription alive.
   @MainActor
   public func drive(_ sink: @escaping @MainActor (Value) -> Void) -> SubscriptionToken {
-    let (token, driver) = _MainActorDriver.subscribe(to: node, sink)
-    // Another thread delivering the same sources may have taken the first value: deliver it
-    // now if it has arrived, rather than in a later main-actor task.
-    driver.flush()
+    let (token, hop) = subscribeThroughMainActorHop(sink)
+    // The first value arrives here before `subscribe` returns, on the main actor: run now.
+    hop.flushIfIdle()
     return token
   }
 }
@@ -64,8 +63,23 @@ extension Property {
   public func subscribeOnMainActor(
     _ sink: @escaping @MainActor @Sendable (Value) -> Void
   ) -> SubscriptionToken {
-    let (token, driver) = _MainActorDriver.subscribe(to: node, sink)
-    if _MainThread.isCurrent { MainActor.assumeIsolated { driver.flush() } }
+    let (token, hop) = subscribeThroughMainActorHop(sink)
+    if _MainThread.isCurrent { hop.flushIfIdle() }
     return token
+  }
+}
+
+extension Property {
+  /// Subscribes `sink` through a hop to the main actor that keeps the newest value (see
+  /// `Hop`): at once on the main actor, one task later from elsewhere, never nested in itself.
+  /// The hop completes with the property, so the last value still arrives.
+  func subscribeThroughMainActorHop(
+    _ sink: @escaping @MainActor (Value) -> Void
+  ) -> (SubscriptionToken, Hop<Value>) {
+    let hop = Hop<Value>.toMainActor(.latest, run: sink)
+    let token = node.subscribe(
+      emitsCurrentValue: true, onCompletion: { [hop] in hop.complete() },
+      { [hop] value in hop.send(value) })
+    return (token, hop)
   }
 }

@@ -25,9 +25,9 @@ extension Signal where Element: Sendable {
   ///   events still waiting for the main actor are dropped.
   @MainActor
   public func emit(_ sink: @escaping @MainActor @Sendable (Element) -> Void) -> SubscriptionToken {
-    // The engine's sink is the inbox's only owner: cancelling releases it, and its drains hold
+    // The engine's sink is the hop's only owner: cancelling releases it, and its flushes hold
     // it weakly, so waiting events are dropped.
-    let inbox = _MainActorInbox(sink)
-    return subscribe { event in inbox.receive(event) }
+    let hop = Hop<Element>.toMainActor(.everyInOrder, groupsScheduledFlushes: true, run: sink)
+    return subscribe { event in hop.send(event) }
   }
 }

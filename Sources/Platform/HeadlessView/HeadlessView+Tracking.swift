@@ -103,14 +103,16 @@ public final class InvalidationTracker {
     if let existing = watchers[pass.index] {
       watcher = existing
     } else {
-      let request = MainActorRequest(target) { target in
+      // A signal: one request however many changes arrive before it runs.
+      let request = Hop<Void>.toMainActor(.latest) { [weak target] _ in
+        guard let target else { return }
         guard Tracing.isOn else { return request(target, pass) }
         let context = ThreadContext.current
         let cause = Tracing.invalidation(
           of: target, kind: pass.kindName, deduplicated: false, context)
         Tracing.with(cause, context) { request(target, pass) }
       }
-      watcher = ReadWatcher(name: "\(type(of: target)).\(name)", onChange: request.send)
+      watcher = ReadWatcher(name: "\(type(of: target)).\(name)") { request.send(()) }
       watchers[pass.index] = watcher
     }
     // Requests noted while a tracer recorded are this run's, traced or not.
@@ -256,53 +258,5 @@ extension HeadlessView {
   /// - Returns: The number of distinct properties, relays and computed properties.
   public func trackedDependencyCount(of pass: TrackedPass) -> Int {
     invalidationTracker?.dependencyCount(of: pass) ?? 0
-  }
-}
-
-/// Runs a main-actor request on an object, from whatever thread the engine delivers a change
-/// on: at once on the main actor (inside the delivery, so a batch's requests run together),
-/// otherwise in one main-actor task however many changes arrive before it runs.
-package final class MainActorRequest<Target: AnyObject & Sendable>: @unchecked Sendable {
-  // Safe: `isScheduled` is only touched while `lock` is held; the rest is immutable.
-  private let lock = Lock()
-  private var isScheduled = false
-  /// While a tracer records: the causes of the requests sent from other threads since the
-  /// scheduled task was scheduled, for the task to run with.
-  private var causes: [Cause] = []
-  private weak var target: Target?
-  private let perform: @MainActor (Target) -> Void
-
-  /// Creates a request that runs `perform` on `target`, which it holds weakly.
-  package init(_ target: Target, perform: @escaping @MainActor (Target) -> Void) {
-    self.target = target
-    self.perform = perform
-  }
-
-  /// Runs the request on the main actor: now if this is it, else soon.
-  package func send() {
-    if _MainThread.isCurrent {
-      MainActor.assumeIsolated { runOnMainActor() }
-      return
-    }
-    let cause = Tracing.isOn ? ThreadContext.current.traceCause : nil
-    lock.lock()
-    let mustSchedule = !isScheduled
-    isScheduled = true
-    if let cause { causes.append(cause) }
-    lock.unlock()
-    if mustSchedule { Task { @MainActor in self.runOnMainActor() } }
-  }
-
-  @MainActor
-  private func runOnMainActor() {
-    lock.lock()
-    isScheduled = false
-    let causes = causes
-    self.causes = []
-    lock.unlock()
-    guard let target else { return }
-    guard !causes.isEmpty else { return perform(target) }
-    let cause = causes.count == 1 ? causes[0] : Cause(.group, parents: causes)
-    Tracing.with(cause, ThreadContext.current) { perform(target) }
   }
 }

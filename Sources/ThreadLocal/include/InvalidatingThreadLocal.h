@@ -11,8 +11,9 @@
 //   inlined into Swift, where a `pthread_mutex_t` round trip is two calls through the PLT and
 //   about 50 instructions.
 //
-// Apple platforms keep `pthread_getspecific` and `os_unfair_lock` (cheap there), so nothing is
-// declared for them.
+// Apple platforms keep `pthread_getspecific` and `os_unfair_lock` (cheap there), so neither is
+// declared for them. On every platform: the count of domain splits (at the end), an atomic
+// counter that Swift has no portable way to keep before Apple's 2024 systems.
 #ifndef INVALIDATING_THREAD_LOCAL_H
 #define INVALIDATING_THREAD_LOCAL_H
 
@@ -54,9 +55,36 @@ static inline __attribute__((always_inline)) void invalidating_thread_context_se
 // While the process has only one thread there is no one to order with, and the fast paths
 // use relaxed loads and stores instead (see `invalidating_lock_lock`).
 
+/// The lock the calling thread holds while it runs user code under it (a `modify` body, the
+/// one place the engine does), or null: a lock of it that finds the word taken would wait for
+/// itself for ever.
+extern __thread uint32_t *_Nullable invalidating_lock_held_for_user_code
+    __attribute__((tls_model("initial-exec")));
+
+/// How many engine locks the calling thread holds, counted by debug builds only (see
+/// `Engine+Guards.swift`): the check that no lock is held before user code runs.
+extern __thread intptr_t invalidating_debug_locks_held __attribute__((tls_model("initial-exec")));
+
+/// Adds `delta` to `invalidating_debug_locks_held`; returns the new count.
+static inline __attribute__((always_inline)) intptr_t invalidating_debug_locks_add(
+    intptr_t delta) {
+  invalidating_debug_locks_held += delta;
+  return invalidating_debug_locks_held;
+}
+
+/// Sets `invalidating_lock_held_for_user_code`; returns what it was.
+static inline __attribute__((always_inline)) uint32_t *_Nullable
+invalidating_lock_set_held_for_user_code(uint32_t *_Nullable state) {
+  uint32_t *previous = invalidating_lock_held_for_user_code;
+  invalidating_lock_held_for_user_code = state;
+  return previous;
+}
+
 /// Locks `state` after its fast path failed: spins briefly, then sleeps in the kernel until
-/// the word is released. Out of line: only contention comes here.
-void invalidating_lock_lock_contended(uint32_t *_Nonnull state);
+/// the word is released. Out of line: only contention comes here. Returns 0 once locked, or 1
+/// without locking when `state` is `invalidating_lock_held_for_user_code`: the calling thread
+/// holds it, and would wait for itself.
+int invalidating_lock_lock_contended(uint32_t *_Nonnull state);
 
 /// Wakes one thread sleeping on `state`, after an unlock found the word at 2.
 void invalidating_lock_wake(uint32_t *_Nonnull state);
@@ -72,24 +100,43 @@ static inline __attribute__((always_inline)) int invalidating_lock_single_thread
 }
 
 /// Locks `state`: one compare-exchange from 0 to 1 (acquire) when the lock is free, the
-/// out-of-line slow path otherwise. Not recursive.
+/// out-of-line slow path otherwise. Not recursive. Returns 0 once locked, 1 for a lock that
+/// would wait for itself (see `invalidating_lock_lock_contended`).
 ///
 /// While the process has one thread, no other thread can see the word, so a free lock is taken
 /// with a plain load and store instead, as glibc's own `pthread_mutex_lock` does: an atomic
 /// read-modify-write costs tens of cycles. (A thread made later synchronizes with its maker,
 /// and finds the word as the maker left it.)
-static inline __attribute__((always_inline)) void invalidating_lock_lock(
+static inline __attribute__((always_inline)) int invalidating_lock_lock(
     uint32_t *_Nonnull state) {
   if (invalidating_lock_single_threaded() && __atomic_load_n(state, __ATOMIC_RELAXED) == 0) {
     __atomic_store_n(state, 1, __ATOMIC_RELAXED);
-    return;
+    return 0;
   }
   uint32_t expected = 0;
   if (__builtin_expect(!__atomic_compare_exchange_n(state, &expected, 1, 0, __ATOMIC_ACQUIRE,
                                                     __ATOMIC_RELAXED),
                        0)) {
-    invalidating_lock_lock_contended(state);
+    return invalidating_lock_lock_contended(state);
   }
+  return 0;
+}
+
+/// Locks `state` if it is free, without waiting: one compare-exchange from 0 to 1 (acquire), a
+/// plain load and store while the process has one thread. Returns 1 if it locked, 0 if the
+/// lock was taken. For the engine's one wait-free check holding another lock (a split domain's
+/// forwarding chain, see `Domain.lockForwardedRoot` in the engine), where waiting could deadlock.
+static inline __attribute__((always_inline)) int invalidating_lock_trylock(
+    uint32_t *_Nonnull state) {
+  if (invalidating_lock_single_threaded()) {
+    if (__atomic_load_n(state, __ATOMIC_RELAXED) != 0) {
+      return 0;
+    }
+    __atomic_store_n(state, 1, __ATOMIC_RELAXED);
+    return 1;
+  }
+  uint32_t expected = 0;
+  return __atomic_compare_exchange_n(state, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
 /// Unlocks `state`, which the calling thread locked: one exchange to 0 (release), and a wake-up
@@ -114,5 +161,39 @@ static inline __attribute__((always_inline)) uint32_t invalidating_lock_load(
 }
 
 #endif
+
+// On every platform: the count of domain splits (see `Domain+Split.swift` in the engine).
+
+#include <stdint.h>
+
+/// How many times the engine has cut a merged domain off its tree, process-wide: a walk up a
+/// forwarding chain that reads the same count before it starts and once it holds the root knows
+/// that no split cut the chain behind it (see `Domain.lockForwardedRoot` in the engine).
+/// Written only by splits; read with the atomic functions below.
+extern uint64_t invalidating_split_count;
+
+/// Reads `invalidating_split_count` (acquire: a split's writes before its increment are seen).
+static inline __attribute__((always_inline)) uint64_t invalidating_split_count_load(void) {
+  return __atomic_load_n(&invalidating_split_count, __ATOMIC_ACQUIRE);
+}
+
+/// Adds one to `invalidating_split_count` (release), after a split and before its root's lock
+/// is let go.
+static inline __attribute__((always_inline)) void invalidating_split_count_increment(void) {
+  __atomic_fetch_add(&invalidating_split_count, 1, __ATOMIC_RELEASE);
+}
+
+/// The debug record of a lock's owner (see `Engine+Guards.swift`), read and written without
+/// ordering: a thread reads its own writes, and reads another's only to see that it is not
+/// itself. Atomic so that ThreadSanitizer takes the unlocked reads for what they are.
+static inline __attribute__((always_inline)) uintptr_t invalidating_debug_owner_load(
+    uintptr_t *_Nonnull word) {
+  return __atomic_load_n(word, __ATOMIC_RELAXED);
+}
+
+static inline __attribute__((always_inline)) void invalidating_debug_owner_store(
+    uintptr_t *_Nonnull word, uintptr_t owner) {
+  __atomic_store_n(word, owner, __ATOMIC_RELAXED);
+}
 
 #endif

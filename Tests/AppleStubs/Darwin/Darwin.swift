@@ -33,6 +33,11 @@ public func os_unfair_lock_lock(_ lock: os_unfair_lock_t) {}
 @available(*, noasync, message: "stand-in: os/lock.h marks os_unfair_lock_unlock noasync")
 public func os_unfair_lock_unlock(_ lock: os_unfair_lock_t) {}
 
+/// Locks `lock` if no thread holds it, without waiting; returns whether it did. Unavailable
+/// from async code, as `os/lock.h` marks it.
+@available(*, noasync, message: "stand-in: os/lock.h marks os_unfair_lock_trylock noasync")
+public func os_unfair_lock_trylock(_ lock: os_unfair_lock_t) -> Bool { true }
+
 /// Whether the calling thread is the process's main thread (non-zero when it is).
 public func pthread_main_np() -> Int32 { 0 }
 

@@ -14,9 +14,10 @@ struct SplitMix64: RandomNumberGenerator {
   }
 }
 
-/// Builds a random program from a seed: a few sources, then a random mix of derivations,
-/// writes, nested batches, subscriptions (some writing or cancelling re-entrantly), cancels
-/// and releases.
+/// Builds a random program from a seed: a few sources, then a random mix of derivations
+/// (operators, and computed properties whose reads change with the values), writes, nested
+/// batches, subscriptions (some writing, cancelling or reading re-entrantly), cancels and
+/// releases.
 ///
 /// The generator keeps a rough picture of what exists, to make mostly meaningful steps; it
 /// need not be exact, since steps naming things that do not exist are skipped when run.
@@ -28,6 +29,8 @@ struct ProgramGenerator {
   /// Nodes the program still holds (sources and unreleased derived nodes).
   private var held: [NodeID] = []
   private var derived: [NodeID] = []
+  /// Computed properties the program still holds.
+  private var computed: [NodeID] = []
   private var sinks: [SinkID] = []
   /// Whether to use what only the public layers have: views and bindings.
   private let publicLayers: Bool
@@ -69,7 +72,14 @@ struct ProgramGenerator {
       }
     }
     switch int(0...99) {
-    case 0..<22: return derive() ?? write()
+    case 0..<3:
+      // A source made mid-program starts in a domain of its own: computed properties that
+      // read it in one branch only then switch domains when the branch flips.
+      let id = newNode()
+      sources.append(id)
+      held.append(id)
+      return .source(id, initial: int(0...7))
+    case 3..<22: return derive() ?? write()
     case 22..<52: return write()
     case 52..<64: return .batch(batchBody(depth: 1))
     case 64..<82: return subscribe()
@@ -106,19 +116,60 @@ struct ProgramGenerator {
   private mutating func derive() -> Step? {
     let kind: NodeKind
     switch int(0...99) {
-    case 0..<30: kind = .map(mapFunction())
-    case 30..<55: kind = .combine
-    case 55..<70: kind = .removeDuplicates
-    case 70..<85: kind = .filter(modulus: int(2...3), residue: int(0...1))
+    case 0..<35: return compute()
+    case 35..<55: kind = .map(mapFunction())
+    case 55..<70: kind = .combine
+    case 70..<80: kind = .removeDuplicates
+    case 80..<90: kind = .filter(modulus: int(2...3), residue: int(0...1))
     default: kind = .switchLatest
     }
     let count = int(kind.arity)
-    // Prefer recent nodes, to grow deep graphs (and diamonds) rather than wide ones.
-    let inputs = (0..<count).map { _ in chance(60) ? pick(held.suffix(4)) : pick(held) }
+    let inputs = (0..<count).map { _ in input() }
     let id = newNode()
     held.append(id)
     derived.append(id)
     return .derive(id, kind, inputs: inputs)
+  }
+
+  /// An input for a new node: recent nodes first, to grow deep graphs (and diamonds) rather
+  /// than wide ones, and computed properties often, to read them in every state.
+  private mutating func input() -> NodeID {
+    if !computed.isEmpty && chance(25) { return pick(computed.suffix(3)) }
+    return chance(60) ? pick(held.suffix(4)) : pick(held)
+  }
+
+  /// A computed property: most often a branch whose condition and arms are reads (so what it
+  /// reads flips with the values), sometimes with a constant arm, reading other computed
+  /// properties (which it may be the only one to observe, or may not read at all in the branch
+  /// it takes: suspended).
+  private mutating func compute() -> Step {
+    let formula: Formula
+    switch int(0...99) {
+    case 0..<45:
+      // `x % 2 == 0 ? y : z`, possibly `-1` for one arm (issue 26's `s ? m : -1`).
+      formula = .branch(
+        .read(input()), even: chance(20) ? .constant(-1) : self.formula(depth: 1),
+        odd: chance(20) ? .constant(-1) : self.formula(depth: 1))
+    default:
+      formula = self.formula(depth: 0)
+    }
+    let id = newNode()
+    held.append(id)
+    derived.append(id)
+    computed.append(id)
+    return .derive(id, .computed(formula), inputs: formula.mentioned)
+  }
+
+  private mutating func formula(depth: Int) -> Formula {
+    switch int(0...99) {
+    case 0..<30 where depth < 2:
+      return .branch(
+        formula(depth: depth + 1), even: formula(depth: depth + 1), odd: formula(depth: depth + 1))
+    case 30..<45 where depth < 2: return .mix(formula(depth: depth + 1), formula(depth: depth + 1))
+    case 45..<55 where depth < 2: return .apply(mapFunction(), formula(depth: depth + 1))
+    case 55..<60: return .constant(int(0...7))
+    default: return .read(input())
+    }
   }
 
   private mutating func mapFunction() -> MapFunction {
@@ -137,8 +188,11 @@ struct ProgramGenerator {
     let condition = Condition(modulus: int(2...4), residue: 0)
     let behavior: SinkBehavior
     switch int(0...99) {
-    case 0..<55:
+    case 0..<45:
       behavior = .record
+    case 45..<55:
+      // A sink reading other state, often a computed property (maybe a suspended one).
+      behavior = .read(!computed.isEmpty && chance(60) ? pick(computed) : pick(held))
     case 55..<62 where publicLayers:
       behavior = .forward(to: pick(sources))
     case 55..<85:
@@ -152,7 +206,8 @@ struct ProgramGenerator {
       behavior = .cancel(target, when: condition)
     }
     sinks.append(id)
-    return .subscribe(id, to: pick(held), emitsCurrentValue: chance(80), behavior)
+    let node = !computed.isEmpty && chance(30) ? pick(computed) : pick(held)
+    return .subscribe(id, to: node, emitsCurrentValue: chance(80), behavior)
   }
 
   private mutating func cancel() -> Step? {
@@ -165,6 +220,7 @@ struct ProgramGenerator {
     guard !derived.isEmpty else { return nil }
     let id = derived.remove(at: int(0...derived.count - 1))
     held.removeAll { $0 == id }
+    computed.removeAll { $0 == id }
     freeViews.removeAll { $0 == id }
     return .release(id)
   }

@@ -17,6 +17,21 @@ struct Coverage {
   var views = 0
   var bindings = 0
   var invalidations = 0
+  /// Computed properties made (`Property { ... }`).
+  var computed = 0
+  /// Reads of a computed property while nothing observed it (computed on demand).
+  var suspendedReads = 0
+  /// Times a computed property went from observed to suspended, and back.
+  var suspensions = 0
+  var resumptions = 0
+  /// Deliveries that changed what a computed property reads (a branch flipped).
+  var dependencySwitches = 0
+  /// Reads made by sinks during deliveries, and those the model could say the value of (not
+  /// downstream of a `filter`, whose value depends on the history).
+  var sinkReads = 0
+  var checkedSinkReads = 0
+  /// Reads checked inside batches (of every held node, after every step).
+  var batchReads = 0
 
   mutating func add(_ other: Coverage) {
     programs += other.programs
@@ -31,6 +46,27 @@ struct Coverage {
     views += other.views
     bindings += other.bindings
     invalidations += other.invalidations
+    computed += other.computed
+    suspendedReads += other.suspendedReads
+    suspensions += other.suspensions
+    resumptions += other.resumptions
+    dependencySwitches += other.dependencySwitches
+    sinkReads += other.sinkReads
+    checkedSinkReads += other.checkedSinkReads
+    batchReads += other.batchReads
+  }
+
+  /// The counters as one line, for a test to print.
+  var summary: String {
+    """
+    \(programs) programs, \(steps) steps, \(events) events, \(sinkCalls) sink calls, \
+    \(reentrantWrites) re-entrant writes, \(cancelsFromSinks) cancels from sinks, \
+    \(batches) batches, \(releases) releases, \(views) views, \(bindings) bindings, \
+    \(invalidations) invalidations, \(freedNodes) nodes checked freed; \(computed) computed \
+    properties, \(suspendedReads) reads while suspended, \(suspensions) suspensions and \
+    \(resumptions) resumptions checked, \(dependencySwitches) dependency switches, \
+    \(sinkReads) reads from sinks (\(checkedSinkReads) checked), \(batchReads) reads in batches
+    """
   }
 }
 
@@ -46,6 +82,10 @@ struct Coverage {
 /// - every held node reads (`currentValue`) as the model says;
 /// - every node the model says is unreachable has been freed.
 ///
+/// - every read a sink made gave what the newest writes then gave (for a node not downstream
+///   of a `filter`, whose value depends on the history);
+/// - every computed property is suspended exactly while nothing observes it (rule 13).
+///
 /// Inside a batch: no sink ran (except a new subscriber's first call), and reads see the newest
 /// writes.
 final class ModelCheck {
@@ -59,6 +99,10 @@ final class ModelCheck {
   /// only fails once the step's events are all replayed.
   private var owed: [(call: ExpectedCall, what: String)] = []
   private(set) var coverage = Coverage()
+  /// How many of the log's sink reads have been checked.
+  private var checkedReads = 0
+  /// Which computed properties were suspended after the previous step.
+  private var wasSuspended: [NodeID: Bool] = [:]
 
   init(system: any SystemUnderTest) { self.system = system }
 
@@ -77,6 +121,7 @@ final class ModelCheck {
       try settle()
       try checkSettled(after: step)
     }
+    coverage.dependencySwitches = model.relinks
     try checkTeardown()
   }
 
@@ -93,6 +138,7 @@ final class ModelCheck {
       system.makeSource(id, initial: initial)
     case .derive(let id, let kind, let inputs):
       guard model.canDerive(id, kind, inputs) else { return }
+      if kind.formula != nil { coverage.computed += 1 }
       system.makeNode(id, kind, inputs)
       model.derive(id, kind, inputs)
     case .write(let id, let value):
@@ -148,6 +194,25 @@ final class ModelCheck {
       try match(model.deliver(event), of: "the event { \(writes) } (t\(event.key))")
     }
     try checkOwedCalls()
+    try checkSinkReads()
+  }
+
+  /// Compares every read a sink made since the last check with what the newest writes gave
+  /// then: every write made before it is known once the step's events are replayed.
+  private func checkSinkReads() throws {
+    while checkedReads < log.reads.count {
+      let read = log.reads[checkedReads]
+      checkedReads += 1
+      coverage.sinkReads += 1
+      guard let expected = model.value(of: read.node, at: read.time) else { continue }
+      coverage.checkedSinkReads += 1
+      guard read.value == expected else {
+        throw Mismatch(
+          description:
+            "s\(read.sink) read n\(read.node) in its sink (t\(read.time)) and got \(read.value); "
+            + "the newest writes then give \(expected)")
+      }
+    }
   }
 
   /// Matches the calls the model expects from one event with the calls the system made, then
@@ -261,6 +326,7 @@ final class ModelCheck {
       throw Mismatch(description: "View n\(id) is still alive after the program released it")
     }
     for id in model.order where model.isHeld(id) {
+      countSuspendedRead(id)
       let actual = system.currentValue(id)
       let expected = model.nodes[id]!.value
       guard actual == expected else {
@@ -277,6 +343,34 @@ final class ModelCheck {
             "n\(id) is still alive after `\(step.lines()[0])`, though nothing refers to it")
       }
     }
+    try checkSuspension(live: live, after: step)
+  }
+
+  /// Rule 13: a computed property is followed (attached) exactly while something observes it.
+  private func checkSuspension(live: Set<NodeID>, after step: Step) throws {
+    let observed = model.observedNodes(live: live)
+    // (One that reads nothing is a constant: complete at once, never suspended.)
+    let constant = model.constantNodes()
+    for id in model.order
+    where model.nodes[id]!.kind?.formula != nil && !constant.contains(id) && live.contains(id) {
+      let suspended = system.isSuspended(id)
+      if suspended == observed.contains(id) {
+        throw Mismatch(
+          description:
+            "Computed n\(id) is \(suspended ? "suspended" : "attached") after "
+            + "`\(step.lines()[0])`, though \(suspended ? "something" : "nothing") observes it")
+      }
+      if let was = wasSuspended[id], was != suspended {
+        if suspended { coverage.suspensions += 1 } else { coverage.resumptions += 1 }
+      }
+      wasSuspended[id] = suspended
+    }
+  }
+
+  private func countSuspendedRead(_ id: NodeID) {
+    if model.nodes[id]!.kind?.formula != nil, system.isSuspended(id) {
+      coverage.suspendedReads += 1
+    }
   }
 
   private func checkInBatch(after step: Step) throws {
@@ -288,6 +382,8 @@ final class ModelCheck {
       }
     }
     for id in model.order where model.isHeld(id) {
+      countSuspendedRead(id)
+      coverage.batchReads += 1
       let actual = system.currentValue(id)
       let expected = model.latestValue(id)
       guard actual == expected else {

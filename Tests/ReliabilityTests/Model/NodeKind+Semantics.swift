@@ -9,7 +9,16 @@ extension NodeKind {
     case .map, .removeDuplicates, .filter: return 1...1
     case .combine: return 2...4
     case .switchLatest: return 3...4
+    case .computed(let formula):
+      let count = formula.mentioned.count
+      return count...count
     }
+  }
+
+  /// For a computed property, its formula.
+  var formula: Formula? {
+    guard case .computed(let formula) = self else { return nil }
+    return formula
   }
 
   /// Whether the engine node reads only some of its declared inputs (its edges change).
@@ -24,7 +33,9 @@ extension NodeKind {
   /// The new value from the inputs' values, or `nil` to keep `previous` and notify nobody.
   ///
   /// With `previous == nil` (the node being created) it always returns a value, as the
-  /// engine requires. `switchLatest` is given every input's value and returns the selected one.
+  /// engine requires. `switchLatest` is given every input's value and returns the selected one;
+  /// so is a computed property, which evaluates its formula (reading only the branches taken)
+  /// and holds back a result equal to `previous`.
   func evaluate(_ inputs: [Int], previous: Int?) -> Int? {
     switch self {
     case .map(let function):
@@ -38,6 +49,10 @@ extension NodeKind {
       return floorMod(inputs[0], modulus) == residue ? nil : inputs[0]
     case .switchLatest:
       return inputs[Self.selected(by: inputs[0], amongInputs: inputs.count)]
+    case .computed(let formula):
+      let mentioned = formula.mentioned
+      let value = formula.evaluate { inputs[mentioned.firstIndex(of: $0)!] }
+      return value == previous ? nil : value
     }
   }
 }

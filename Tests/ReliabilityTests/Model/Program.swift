@@ -47,6 +47,88 @@ enum NodeKind: Hashable, Sendable {
   /// `inputs[0]` selects which of `inputs[1...]` to follow: the stand-in for `flatMapLatest`,
   /// built on `Engine.switchInputs`.
   case switchLatest
+  /// A computed property, `Property { ... }`, whose body is `formula`: it reads only what the
+  /// branches it takes read (its dependencies change with the values), skips a result equal
+  /// to the one it holds (`Int` is `Equatable`), and is suspended while nothing observes it.
+  /// Its `inputs` are every node the formula mentions (`Formula.mentioned`), in that order.
+  case computed(Formula)
+}
+
+/// The body of a computed property: reads of other nodes' `value`, combined.
+indirect enum Formula: Hashable, Sendable {
+  case read(NodeID)
+  case constant(Int)
+  /// `condition % 2 == 0 ? even : odd`: only the branch taken is read (its reads are the
+  /// property's dependencies until a run takes the other one).
+  case branch(Formula, even: Formula, odd: Formula)
+  /// The two values mixed as `NodeKind.combine` mixes its inputs.
+  case mix(Formula, Formula)
+  case apply(MapFunction, Formula)
+
+  /// The formula's value, reading each node through `value`, in the order a run reads them
+  /// (the branch not taken is not read).
+  func evaluate(_ value: (NodeID) -> Int) -> Int {
+    switch self {
+    case .read(let id): return value(id)
+    case .constant(let constant): return constant
+    case .branch(let condition, let even, let odd):
+      return floorMod(condition.evaluate(value), 2) == 0
+        ? even.evaluate(value) : odd.evaluate(value)
+    case .mix(let first, let second):
+      let a = first.evaluate(value)
+      return NodeKind.combine.evaluate([a, second.evaluate(value)], previous: nil)!
+    case .apply(let function, let operand): return function(operand.evaluate(value))
+    }
+  }
+
+  /// What a run reads when the nodes have the values `value` gives, in order, once each.
+  func reads(_ value: (NodeID) -> Int) -> [NodeID] {
+    var read: [NodeID] = []
+    _ = evaluate { id in
+      if !read.contains(id) { read.append(id) }
+      return value(id)
+    }
+    return read
+  }
+
+  /// Every node some run may read, once each, in order of first mention.
+  var mentioned: [NodeID] {
+    var found: [NodeID] = []
+    func walk(_ formula: Formula) {
+      switch formula {
+      case .read(let id): if !found.contains(id) { found.append(id) }
+      case .constant: break
+      case .branch(let condition, let even, let odd):
+        walk(condition)
+        walk(even)
+        walk(odd)
+      case .mix(let first, let second):
+        walk(first)
+        walk(second)
+      case .apply(_, let operand): walk(operand)
+      }
+    }
+    walk(self)
+    return found
+  }
+
+  /// Formulas one simplification smaller (a branch, a mix or an application replaced by one
+  /// of its parts), for the shrinker.
+  var simpler: [Formula] {
+    switch self {
+    case .read, .constant: return []
+    case .branch(let condition, let even, let odd):
+      return [even, odd, condition]
+        + condition.simpler.map { .branch($0, even: even, odd: odd) }
+        + even.simpler.map { .branch(condition, even: $0, odd: odd) }
+        + odd.simpler.map { .branch(condition, even: even, odd: $0) }
+    case .mix(let first, let second):
+      return [first, second] + first.simpler.map { .mix($0, second) }
+        + second.simpler.map { .mix(first, $0) }
+    case .apply(let function, let operand):
+      return [operand] + operand.simpler.map { .apply(function, $0) }
+    }
+  }
 }
 
 /// When a sink acts: on values with `value mod modulus == residue`.
@@ -70,6 +152,10 @@ enum SinkBehavior: Hashable, Sendable {
   case write(when: Condition, times: Int, [WriteAction])
   /// Cancels `target` (possibly itself) the first time a value matches `when`.
   case cancel(SinkID, when: Condition)
+  /// Reads `target`'s `value` on every call (a sink reading other state while a delivery is
+  /// under way, or a computed property that is suspended): the checker compares each read
+  /// with what the newest writes then give.
+  case read(NodeID)
   /// A binding (`bind(to:)`): writes every value it sees into `target`, a source or a view's
   /// property (which a value equal to the current one leaves alone). Public layers only.
   case forward(to: NodeID)
@@ -116,6 +202,20 @@ extension MapFunction: CustomStringConvertible {
   }
 }
 
+extension Formula: CustomStringConvertible {
+  var description: String {
+    switch self {
+    case .read(let id): return "n\(id).value"
+    case .constant(let constant): return "\(constant)"
+    case .branch(let condition, let even, let odd):
+      return "(\(condition) % 2 == 0 ? \(even) : \(odd))"
+    case .mix(let first, let second): return "mix(\(first), \(second))"
+    case .apply(let function, let operand):
+      return "{ v in \(function) }(\(operand))"
+    }
+  }
+}
+
 extension Step {
   /// The step as pseudo-Swift, indented by `depth` levels.
   func lines(depth: Int = 0) -> [String] {
@@ -136,6 +236,8 @@ extension Step {
         body =
           "switchLatest(selector: \(name(Array(inputs.prefix(1)))), "
           + "among: [\(name(Array(inputs.dropFirst())))])"
+      case .computed(let formula):
+        body = "Property { \(formula) }"
       }
       return ["\(pad)n\(id) = \(body)"]
     case .write(let id, let value):
@@ -151,6 +253,8 @@ extension Step {
         action = "record; if \(condition) (first \(times) times) { \(list) }"
       case .cancel(let target, let condition):
         action = "record; if \(condition) (once) { s\(target).cancel() }"
+      case .read(let target):
+        action = "record; record(n\(target).value)"
       case .forward(let target):
         return ["\(pad)s\(sink) = n\(node).bind(to: n\(target))"]
       }

@@ -19,13 +19,13 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
   private var weakNodes: [NodeID: Weak<AnyNode>] = [:]
   private var views: [NodeID: ModelView] = [:]
   private var weakViews: [NodeID: Weak<ModelView>] = [:]
-  /// What keeps each `flatMapLatest` node's candidates in one domain.
-  private var mergers: [NodeID: Property<Int>] = [:]
   private var forwarders: [SinkID: Forwarder] = [:]
   private var subscriptions: [SinkID: SubscriptionToken] = [:]
   /// The tokens of view bindings, which their views hold.
   private var viewBindings: [SinkID: Weak<SubscriptionToken>] = [:]
   private var scripts: [SinkID: SinkScript] = [:]
+  /// The sources each node is computed from, through every input and every branch.
+  private var upstream: [NodeID: Set<NodeID>] = [:]
   private var subscribing: SinkID?
   private var cancelledWhileSubscribing: Set<SinkID> = []
 
@@ -43,6 +43,7 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
     relays[id] = relay
     handles[id] = property
     weakNodes[id] = Weak(property.node)
+    upstream[id] = [id]
   }
 
   func makeView(_ id: NodeID, initial: Int) {
@@ -53,13 +54,17 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
       let property = view.$x
       handles[id] = property
       weakNodes[id] = Weak(property.node)
+      upstream[id] = [id]
     }
   }
 
   func makeNode(_ id: NodeID, _ kind: NodeKind, _ inputs: [NodeID]) {
+    upstream[id] = inputs.reduce(into: []) { $0.formUnion(upstream[$1]!) }
     let properties = inputs.map { handles[$0]! }
     let property: Property<Int>
     switch kind {
+    case .computed(let formula):
+      property = computedProperty(formula, reading: handles.filter { inputs.contains($0.key) })
     case .map(let function):
       property = properties[0].map { function($0) }
     case .combine:
@@ -73,14 +78,18 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
     case .switchLatest:
       let candidates = Array(properties.dropFirst())
       let count = properties.count
-      property = properties[0].flatMapLatest { selector in
-        candidates[NodeKind.selected(by: selector, amongInputs: count) - 1]
-      }
       // Merges the candidates' domains up front, as `CoreSystem` does, so that no domain merges
       // in the middle of a delivery: the model orders events by when they were queued, which
       // a switch into a domain whose write was already delivered (as the contract allows)
-      // would contradict.
-      mergers[id] = Self.combine(properties)
+      // would contradict. (Over the sources, not the candidates: a computed candidate stays
+      // suspended while the switch does not follow it.) Kept as long as the node: domains
+      // split once what joined them is gone (issue 26, point 4).
+      let sources = upstream[id]!.sorted().compactMap { weakNodes[$0]?.object }
+      let merger = sources.count > 1 ? domainMerger(sources) : nil
+      property = properties[0].flatMapLatest { selector in
+        withExtendedLifetime(merger) {}
+        return candidates[NodeKind.selected(by: selector, amongInputs: count) - 1]
+      }
     }
     handles[id] = property
     weakNodes[id] = Weak(property.node)
@@ -155,6 +164,9 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
   private func run(_ sink: SinkID, _ value: Int) {
     if cancelledWhileSubscribing.contains(sink) { return }
     let index = log.record(sink, value)
+    if case .read(let target) = scripts[sink]?.behavior, handles[target] != nil {
+      log.recordRead(sink, of: target, currentValue(target))
+    }
     guard let actions = scripts[sink]?.react(to: value) else { return }
     for action in actions {
       _ = log.recordAction(sink, call: index)
@@ -175,7 +187,6 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
 
   func release(_ id: NodeID) {
     handles[id] = nil
-    mergers[id] = nil
     views[id] = nil
   }
 
@@ -187,6 +198,8 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
   func isFreed(_ id: NodeID) -> Bool { weakNodes[id]?.object == nil }
 
   func isViewAlive(_ id: NodeID) -> Bool { weakViews[id]?.object != nil }
+
+  func isSuspended(_ id: NodeID) -> Bool { weakNodes[id]?.object?.isSuspendedLocked ?? false }
 
   func takeInvalidations(_ id: NodeID) -> InvalidationCounts? {
     guard let view = views[id] else { return nil }
@@ -208,7 +221,6 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
     viewBindings = [:]
     scripts = [:]
     forwarders = [:]
-    mergers = [:]
     handles = [:]
     relays = [:]
     views = [:]

@@ -17,6 +17,7 @@ struct SinkScript {
     case .write(_, let times, _): remaining = times
     case .cancel: remaining = 1
     case .forward: remaining = .max
+    case .read: remaining = 0
     }
   }
 
@@ -36,6 +37,8 @@ struct SinkScript {
       return [.cancel(target)]
     case .forward(let target):
       return [.write(target, value)]
+    case .read:
+      return []
     }
   }
 }
@@ -57,9 +60,16 @@ struct ExpectedCall {
 /// outermost batch, or a write from inside a sink). Events are delivered one at a time, oldest
 /// first, which is rule 4 (queued, first in, first out) as far as any single node can tell;
 /// writes to unrelated parts of the graph may really be delivered in another order, which no
-/// sink can observe. (That holds while no two domains merge in the middle of a delivery, which
-/// the systems under test arrange by creating nodes, including a switching node over all its
-/// candidates, only between deliveries.)
+/// sink can observe. (That holds while no two domains merge in the middle of a delivery. The
+/// systems under test create nodes only between deliveries, and a switching node over all its
+/// candidates; a computed property, though, joins the domain of what a flipped branch reads
+/// in the middle of a delivery, as users' do. There the model keeps the contract's order, one
+/// queue per thread, first in, first out, which the engine departs from when a sink writes
+/// into a domain no delivery holds: `DynamicGraphDefectsTests.sinkWriteIntoAnotherDomainIsDeliveredInOrder`.)
+///
+/// A computed property (`NodeKind.computed`) is a pure function of what its formula reads: its
+/// delivered value is its formula on the delivered values, whether the engine follows it or
+/// suspends it, and notifies only when it changes (`Int` is `Equatable`).
 ///
 /// Delivering an event recomputes, in creation order (a topological order), each derived node
 /// one of whose inputs changed, and lists the calls every sink of a changed node must get:
@@ -119,6 +129,12 @@ final class ReferenceModel {
   /// Domains, as the engine merges them: union–find over nodes, counters at the roots.
   private var domainParent: [NodeID: NodeID] = [:]
   private var domainCounts: [NodeID: DomainCounts] = [:]
+  /// Every value each source took, with the logical time it was written (in the order the
+  /// model learned of them, not always the order of the times): what a read at a given time
+  /// sees.
+  private var history: [NodeID: [(time: Int, value: Int)]] = [:]
+  /// How many deliveries changed what a computed property reads (the engine relinks it).
+  private(set) var relinks = 0
   private var batchDepth = 0
   private var batchTouched: [NodeID] = []
   private var pending: [Event] = []
@@ -129,6 +145,27 @@ final class ReferenceModel {
 
   func isSource(_ id: NodeID) -> Bool { nodes[id].map { $0.kind == nil } ?? false }
   func isHeld(_ id: NodeID) -> Bool { nodes[id]?.isHeld ?? false }
+
+  /// The nodes that can never change: released views, computed properties whose runs read
+  /// only constants (or nothing), and derived nodes all of whose inputs are constant, which
+  /// the engine completes (once attached, for a computed property) and never suspends.
+  func constantNodes() -> Set<NodeID> {
+    var constant: Set<NodeID> = []
+    // In creation order, inputs first.
+    for id in order {
+      let node = nodes[id]!
+      let isConstant: Bool
+      if let kind = node.kind {
+        isConstant =
+          kind.formula.map { $0.reads { nodes[$0]!.value }.allSatisfy(constant.contains) }
+          ?? node.inputs.allSatisfy(constant.contains)
+      } else {
+        isConstant = views.contains(id) && !node.isHeld
+      }
+      if isConstant { constant.insert(id) }
+    }
+    return constant
+  }
 
   func canDerive(_ id: NodeID, _ kind: NodeKind, _ inputs: [NodeID]) -> Bool {
     nodes[id] == nil && kind.arity.contains(inputs.count) && inputs.allSatisfy(isHeld)
@@ -180,6 +217,7 @@ final class ReferenceModel {
 
   func addSource(_ id: NodeID, _ initial: Int) {
     nodes[id] = Node(kind: nil, inputs: [], value: initial, latest: initial)
+    history[id] = [(0, initial)]
     order.append(id)
     domainParent[id] = id
     domainCounts[id] = DomainCounts()
@@ -215,7 +253,13 @@ final class ReferenceModel {
     }
     nodes[id] = Node(kind: kind, inputs: inputs, value: value, latest: value)
     order.append(id)
-    domainParent[id] = mergeDomains(inputs)
+    if kind.formula?.reads({ _ in 0 }).isEmpty == true {
+      // A computed property that reads nothing: a constant, in a domain of its own.
+      domainParent[id] = id
+      domainCounts[id] = DomainCounts()
+    } else {
+      domainParent[id] = mergeDomains(inputs)
+    }
   }
 
   /// A write at logical time `key`: stored at once; delivered as an event of its own, or with
@@ -227,6 +271,7 @@ final class ReferenceModel {
       nodes[id]!.latest = value
       nodes[id]!.latestTime = key
     }
+    history[id]!.append((key, value))
     let root = domain(id)
     domainCounts[root]!.writes += 1
     nodes[id]!.writeSeq += 1
@@ -329,6 +374,11 @@ final class ReferenceModel {
     for id in order {
       let node = nodes[id]!
       guard let kind = node.kind, affected(kind, node.inputs, isChanged, before) else { continue }
+      if let formula = kind.formula,
+        formula.reads({ before[$0]!.value }) != formula.reads({ nodes[$0]!.value })
+      {
+        relinks += 1
+      }
       guard let value = kind.evaluate(node.inputs.map { nodes[$0]!.value }, previous: node.value)
       else { continue }
       nodes[id]!.value = value
@@ -351,6 +401,15 @@ final class ReferenceModel {
           if !caughtUp || same { continue }
         }
         calls.append(ExpectedCall(sink: sink, node: id, value: nodes[id]!.value, rank: rank))
+      }
+    }
+    // A record is dropped once its sources delivered what it waits for, whether or not the
+    // node changed then: a later change is newer than the sink's first value.
+    for (sink, state) in sinks {
+      if let upstream = state.catchingUp,
+        upstream.allSatisfy({ nodes[$0.source]!.deliveredSeq >= $0.seq })
+      {
+        sinks[sink]!.catchingUp = nil
       }
     }
     return calls
@@ -387,6 +446,9 @@ final class ReferenceModel {
         let selected = NodeKind.selected(
           by: nodes[node.inputs[0]]!.value, amongInputs: node.inputs.count)
         work.append(contentsOf: [node.inputs[0], node.inputs[selected]])
+      } else if let formula = kind.formula {
+        // What a run on the delivered values reads: what the node is linked to once attached.
+        work.append(contentsOf: formula.reads { nodes[$0]!.value })
       } else {
         work.append(contentsOf: node.inputs)
       }
@@ -407,14 +469,53 @@ final class ReferenceModel {
         by: latestValue(node.inputs[0]), amongInputs: node.inputs.count)
       return latestValue(node.inputs[selected])
     }
+    if let formula = kind.formula { return formula.evaluate(latestValue) }
     return kind.evaluate(node.inputs.map(latestValue), previous: node.value) ?? node.value
+  }
+
+  /// What reading `id` at logical time `time` gave, from the sources' values then (the newest
+  /// write before `time` of each), for a node whose value is a function of its sources' values
+  /// alone; `nil` for one with a `filter` upstream, whose value depends on the history.
+  ///
+  /// Only exact once every write made before `time` is known to the model (after the step's
+  /// events are all replayed).
+  func value(of id: NodeID, at time: Int) -> Int? {
+    let node = nodes[id]!
+    guard let kind = node.kind else {
+      return history[id]!.filter { $0.time < time }.max { $0.time < $1.time }!.value
+    }
+    switch kind {
+    case .filter:
+      return nil
+    case .switchLatest:
+      guard let selector = value(of: node.inputs[0], at: time) else { return nil }
+      return value(
+        of: node.inputs[NodeKind.selected(by: selector, amongInputs: node.inputs.count)],
+        at: time)
+    case .computed(let formula):
+      var isPure = true
+      let result = formula.evaluate { read in
+        guard isPure, let value = value(of: read, at: time) else {
+          isPure = false
+          return 0
+        }
+        return value
+      }
+      return isPure ? result : nil
+    case .map, .combine, .removeDuplicates:
+      let values = node.inputs.compactMap { value(of: $0, at: time) }
+      guard values.count == node.inputs.count else { return nil }
+      // A removeDuplicates holds back repeats, which leaves its value its input's.
+      return kind == .removeDuplicates ? values[0] : kind.evaluate(values, previous: nil)
+    }
   }
 
   // MARK: Lifetimes
 
   /// The nodes that must still exist: sources, nodes the program holds or subscribes to, the
-  /// nodes those are computed from, and the inputs a `switchLatest` may switch to (its
-  /// transform keeps them, as a `flatMapLatest` closure keeps the properties it returns).
+  /// nodes those are computed from, the inputs a `switchLatest` may switch to (its
+  /// transform keeps them, as a `flatMapLatest` closure keeps the properties it returns), and
+  /// every property a computed property's closure reads in some branch (it captures them).
   func liveNodes() -> Set<NodeID> {
     var attached = Set(nodes.filter { $0.value.isHeld }.keys)
     for sink in sinks.values where sink.cancelledAt == nil { attached.insert(sink.node) }
@@ -432,9 +533,48 @@ final class ReferenceModel {
         let node = nodes[id]!
         live.formUnion(node.inputs)
         if node.kind?.isDynamic == true { attached.formUnion(node.inputs.dropFirst()) }
+        // A computed property's closure keeps every property it reads (captured handles).
+        if node.kind?.formula != nil { attached.formUnion(node.inputs) }
       }
       if (attached.count, live.count) == count { return live }
     }
+  }
+}
+
+extension ReferenceModel {
+  /// The nodes linked into the graph (attached), given the nodes still alive: what a sink
+  /// observes, what a handle keeps attached (a handle on a computed property keeps nothing:
+  /// unobserved, it is suspended), and what an attached node currently reads, transitively.
+  ///
+  /// Handles are the program's, those a computed property's closure captures (every property
+  /// it mentions), and those a `switchLatest`'s transform captures (its candidates). An
+  /// attached node reads its inputs; a `switchLatest` its selector and the input its delivered
+  /// selector picks; a computed property what a run on the delivered values reads.
+  func observedNodes(live: Set<NodeID>) -> Set<NodeID> {
+    var handles = Set(nodes.keys.filter(isHeld))
+    for id in live {
+      guard let kind = nodes[id]!.kind else { continue }
+      if kind.formula != nil { handles.formUnion(nodes[id]!.inputs) }
+      if kind.isDynamic { handles.formUnion(nodes[id]!.inputs.dropFirst()) }
+    }
+    var work = handles.filter { nodes[$0]!.kind?.formula == nil }
+    work.formUnion(sinks.values.filter { $0.cancelledAt == nil }.map(\.node))
+    var attached: Set<NodeID> = []
+    while let id = work.popFirst() {
+      guard attached.insert(id).inserted else { continue }
+      let node = nodes[id]!
+      guard let kind = node.kind else { continue }
+      if kind.isDynamic {
+        let selected = NodeKind.selected(
+          by: nodes[node.inputs[0]]!.value, amongInputs: node.inputs.count)
+        work.formUnion([node.inputs[0], node.inputs[selected]])
+      } else if let formula = kind.formula {
+        work.formUnion(formula.reads { nodes[$0]!.value })
+      } else {
+        work.formUnion(node.inputs)
+      }
+    }
+    return attached
   }
 }
 

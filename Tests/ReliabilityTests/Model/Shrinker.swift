@@ -1,6 +1,6 @@
 /// Shrinks a failing program: drops steps (and batch items, and whole batches, keeping or
-/// dropping their contents) while the program still fails, until no single removal keeps it
-/// failing.
+/// dropping their contents), makes sinks plain recorders and computed properties' formulas
+/// simpler, while the program still fails, until no single change keeps it failing.
 enum Shrinker {
   /// The smallest program found that still makes `fails` return `true`, trying at most
   /// `budget` candidates.
@@ -56,6 +56,12 @@ enum Shrinker {
         var candidate = steps
         candidate[index] = .subscribe(sink, to: node, emitsCurrentValue: emits, .record)
         result.append(candidate)
+      case .derive(let id, .computed(let formula), _):
+        for simpler in formula.simpler {
+          var candidate = steps
+          candidate[index] = .derive(id, .computed(simpler), inputs: simpler.mentioned)
+          result.append(candidate)
+        }
       default:
         break
       }

@@ -16,7 +16,17 @@ final class CallLog: @unchecked Sendable {
     var actionTimes: [Int] = []
   }
 
+  /// A read a sink made: of `node`, giving `value`, at `time`.
+  struct Read {
+    let sink: SinkID
+    let node: NodeID
+    let value: Int
+    let time: Int
+  }
+
   private(set) var calls: [SinkID: [Call]] = [:]
+  /// Every read sinks made, in order.
+  private(set) var reads: [Read] = []
   private var clock = 0
 
   /// Advances the logical clock and returns the new time.
@@ -30,6 +40,11 @@ final class CallLog: @unchecked Sendable {
     let time = tick()
     calls[sink, default: []].append(Call(value: value, time: time))
     return calls[sink]!.count - 1
+  }
+
+  /// Records that `sink` read `value` from `node` now.
+  func recordRead(_ sink: SinkID, of node: NodeID, _ value: Int) {
+    reads.append(Read(sink: sink, node: node, value: value, time: tick()))
   }
 
   /// Records that call `index` of `sink` takes an action now; returns its time.
@@ -57,6 +72,9 @@ protocol SystemUnderTest: AnyObject {
   func currentValue(_ id: NodeID) -> Int
   /// Whether the node's storage has been freed.
   func isFreed(_ id: NodeID) -> Bool
+  /// Whether the node is a computed property that nothing observes (the engine then computes
+  /// it only when read).
+  func isSuspended(_ id: NodeID) -> Bool
   /// Cancels every subscription and lets go of every node.
   func releaseEverything()
   /// A view whose property, starting at `initial`, is node `id` (public layers only).
@@ -107,6 +125,13 @@ final class CoreSystem: SystemUnderTest, @unchecked Sendable {
   }
 
   func makeNode(_ id: NodeID, _ kind: NodeKind, _ inputs: [NodeID]) {
+    if let formula = kind.formula {
+      let property = computedProperty(
+        formula, reading: handles.filter { inputs.contains($0.key) })
+      handles[id] = property
+      weakNodes[id] = Weak(property.node)
+      return
+    }
     let inputNodes = inputs.map { handles[$0]!.node }
     let node: DerivedNode<Int>
     if kind.isDynamic {
@@ -140,7 +165,14 @@ final class CoreSystem: SystemUnderTest, @unchecked Sendable {
     //   long as domains do not merge mid-delivery. (When they do, a write to the other domain
     //   may already be delivered when the switch reads it, which the contract allows but the
     //   model would call a missed call.)
+    // - Kept merged as long as the node (a node over them all, which the node's computation
+    //   holds): domains split once what joined them is gone (issue 26, point 4), and a read
+    //   inside a batch of a candidate in another domain is point 2 of that issue.
+    let merger = DerivedNode<Int>(inputs: [selector] + candidates.map(\.node)) { _, _ in 0 }
+    merger.retainHandle()
+    merger.releaseHandle()  // out of the graph (suspended), so that only the node holds it
     let node = DerivedNode<Int>(inputs: [selector] + candidates.map(\.node)) { mode, _ in
+      withExtendedLifetime(merger) {}
       let followed = target(selector.read(mode))
       if mode == .delivery, let node = this.node, node.inputs.last !== followed {
         Engine.switchInputs(of: node, to: [selector, followed])
@@ -182,6 +214,9 @@ final class CoreSystem: SystemUnderTest, @unchecked Sendable {
     // A sink cancelled during its own first call (before its token existed) acts cancelled.
     if cancelledWhileSubscribing.contains(sink) { return }
     let index = log.record(sink, value)
+    if case .read(let target) = scripts[sink]?.behavior, let read = handles[target] {
+      log.recordRead(sink, of: target, read.value)
+    }
     guard let actions = scripts[sink]?.react(to: value) else { return }
     for action in actions {
       _ = log.recordAction(sink, call: index)
@@ -203,6 +238,8 @@ final class CoreSystem: SystemUnderTest, @unchecked Sendable {
 
   func isFreed(_ id: NodeID) -> Bool { weakNodes[id]?.object == nil }
 
+  func isSuspended(_ id: NodeID) -> Bool { weakNodes[id]?.object?.isSuspendedLocked ?? false }
+
   func releaseEverything() {
     for token in subscriptions.values { token.cancel() }
     subscriptions = [:]
@@ -210,6 +247,26 @@ final class CoreSystem: SystemUnderTest, @unchecked Sendable {
     handles = [:]
     sources = [:]
   }
+}
+
+/// A computed property evaluating `formula`, reading the properties in `handles` (which its
+/// closure captures, as a user's closure captures what it reads), as `Property { ... }` is
+/// written.
+///
+/// Nothing keeps what its branches read in one domain up front (unlike `switchLatest`'s
+/// candidates): a branch that flips inside a delivery merges domains then, which is where
+/// issue 26's "depends on itself" stop was. The model orders events by when they were queued;
+/// the engine delivers a write queued in another domain by this thread's nested delivery
+/// before an older one of the outer domain, which only a merge in between could show.
+func computedProperty(_ formula: Formula, reading handles: [NodeID: Property<Int>])
+  -> Property<Int>
+{
+  Property<Int> { formula.evaluate { handles[$0]!.value } }
+}
+
+/// A node over `nodes` that holds them in one domain while it lives, and notifies nobody.
+func domainMerger(_ nodes: [AnyNode]) -> Property<Int> {
+  Property(node: DerivedNode(inputs: nodes) { _, previous in previous == nil ? 0 : nil })
 }
 
 /// Lets a `switchLatest` transform reach its own node without keeping it alive.

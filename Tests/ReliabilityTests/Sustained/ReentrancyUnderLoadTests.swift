@@ -33,7 +33,7 @@ struct ReentrancyUnderLoadTests {
         }
       }
       let target = Engine.reentrancyLimit + Engine.reentrancyLimit / 5
-      let finished = runConcurrently(threads: 2, timeout: 60 * Sustained.slowdown) { thread in
+      let finished = runConcurrently(threads: 2, timeout: 240 * Sustained.slowdown) { thread in
         var step = thread
         while corrections.value < target && step < 10_000_000 {
           relay.accept(step % 20)
@@ -70,7 +70,7 @@ struct ReentrancyUnderLoadTests {
         },
       ]
       let target = Engine.reentrancyLimit + Engine.reentrancyLimit / 5
-      let finished = runConcurrently(threads: 2, timeout: 60 * Sustained.slowdown) { thread in
+      let finished = runConcurrently(threads: 2, timeout: 240 * Sustained.slowdown) { thread in
         var step = thread
         while corrections.value < target && step < 10_000_000 {
           input.accept(step % 20)

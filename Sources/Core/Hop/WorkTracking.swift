@@ -1,18 +1,17 @@
-import InvalidatingCore
 import Synchronization
 
-/// The tasks the package starts (the time operators' waits, async work, actions, main-actor
-/// hops), followed so that a test clock can tell when the work a step of a test caused is
-/// done: InvalidatingTesting's `TestClock.advance(by:)` returns once every such task has
-/// finished or waits on a test clock.
+/// The tasks the package starts (the time operators' waits, async work, actions, hops to the
+/// main actor and to actors), followed so that a test clock can tell when the work a step of a
+/// test caused is done: InvalidatingTesting's `TestClock.advance(by:)` returns once every such
+/// task has finished or waits on a test clock.
 ///
 /// Off until a test clock is made: until then starting a task costs one atomic load more than
 /// `Task { }` (a load and an uncontended lock before macOS 15 and iOS 18). Once on, each task is
-/// a ``WorkUnit`` of a ``WorkScope``: the scope of the
-/// unit whose code started it (a task-local value, so work started by work stays in its
-/// scope), or, started from other code, the scope of the task that code runs in (a test's
-/// task), or the scope of code outside any task. A scope counts its units that can run: started
-/// and not finished, and not asleep on a test clock.
+/// a ``WorkUnit`` of a ``WorkScope``: the scope of the unit whose code started it (a task-local
+/// value, so work started by work stays in its scope), or, started from other code, the scope
+/// of the task that code runs in (a test's task), or the scope of code outside any task. A
+/// scope counts its units that can run: started and not finished, and not asleep on a test
+/// clock.
 package enum WorkTracking {
   /// Guards `_isEnabled`, the scopes' counts and waiters, and `scopes`.
   static let lock = Lock()

@@ -22,9 +22,10 @@ private final class Binder<Value: Sendable>: Sendable {
   }
 }
 
-/// Review of `SubscriptionBag`: each test states a result the contract promises.
-@Suite("Subscription bags: review findings")
-struct SubscriptionBagReviewTests {
+/// Subscription bags emptied and filled again while deliveries run, and the catching-up
+/// records of their subscriptions: each test states a result the contract promises.
+@Suite("Subscription bags emptied and refilled from sinks, and their catching-up records")
+struct SubscriptionBagRefillTests {
   /// `cancelAll()` frees the bag's slot blocks, and the `subscribe(in:)` right after it takes
   /// the same memory, so the new subscription has the cancelled one's identifier; with the
   /// same closure too, the delivery under way took the cancelled sink it still holds for the

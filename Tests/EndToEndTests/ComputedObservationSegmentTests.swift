@@ -20,10 +20,10 @@ private struct Box: Sendable {
   let value: Int
 }
 
-/// Review of the per-segment Observation tracking of computed properties (`recomputeSegment`,
+/// The per-segment Observation tracking of computed properties (`recomputeSegment`,
 /// `pullInSegment`), the per-thread delivery tracker, repeated reads and the pull's marks.
 @Suite("Computed properties: segments of Observation tracking, delivery tracker, pull marks")
-struct ComputedSegmentReviewTests {
+struct ComputedObservationSegmentTests {
   // MARK: - Delivery segments
 
   @Test func aComputationRunTwiceInOneSegmentThatStartsReadingAnObservableIsHandled() {

@@ -44,8 +44,8 @@ private final class ItemView: HeadlessView {
 }
 
 @MainActor
-@Suite("Automatic invalidation: review findings")
-struct AutomaticInvalidationReviewTests {
+@Suite("Tracked passes: properties made in the pass, completed dependencies, @Observable changes")
+struct TrackedPassDependencyTests {
   /// The pass reads a property it made; the property is released when the pass ends, before
   /// the pass's watch attaches to it, and the watch ends up on a node that left the graph.
   @Test func aPassThatReadsAPropertyItMadeIsRequestedWhenTheModelChanges() {

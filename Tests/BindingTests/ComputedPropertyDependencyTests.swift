@@ -19,9 +19,10 @@ private final class OneShot: Sendable {
   }
 }
 
-/// Review of the computed-property engine: each test states a result the contract promises.
-@Suite("Computed properties: review findings")
-struct ComputedPropertyReviewTests {
+/// Dependencies a computed property finds inside its runs, inside batches and while other
+/// threads deliver: each test states a result the contract promises.
+@Suite("Computed properties: dependencies found inside runs, batches and others' deliveries")
+struct ComputedPropertyDependencyTests {
   /// A computation that makes a computed property of its own and reads it: the first run
   /// reads the inner one, which is released at the end of the closure (and leaves the graph)
   /// before the outer node attaches to it.

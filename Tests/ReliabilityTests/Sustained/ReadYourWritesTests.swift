@@ -1,0 +1,66 @@
+import Foundation
+import Invalidating
+import InvalidatingTestSupport
+import Synchronization
+import Testing
+
+/// Rules 1 and 13 with several readers: a thread that writes a relay and then reads a property
+/// computed from it reads its own write (or a later one), however many other threads write
+/// and read the same graph meanwhile.
+///
+/// Four threads each write their own relay, then read a property over all four: the element
+/// of their own relay must be what they just wrote. Before the fix about one read in 10,000
+/// returned an older value: a pull that began at an older write stamp and finished later
+/// overwrote the newer value another thread had cached (`DerivedNode.pullOneSpecialized`).
+@Suite("Sustained load: every reader reads its own writes")
+struct ReadYourWritesTests {
+  static let threads = 4
+  static var rounds: Int { Sustained.isUnderThreadSanitizer ? 1_500 : 6_000 }
+
+  /// The shapes of property read: computed, map and combineLatest, observed or not.
+  enum Shape: String, CaseIterable, CustomTestStringConvertible {
+    case computed, computedObserved, combineLatest, combineLatestObserved, mapOfComputed
+    var testDescription: String { rawValue }
+    var isObserved: Bool { self == .computedObserved || self == .combineLatestObserved }
+  }
+
+  static func property(_ shape: Shape, over relays: [BehaviorRelay<Int>]) -> Property<[Int]> {
+    switch shape {
+    case .computed, .computedObserved:
+      return Property { relays.map(\.value) }
+    case .combineLatest, .combineLatestObserved:
+      return Property.combineLatest(relays.map { $0.asProperty() })
+    case .mapOfComputed:
+      return Property { relays.map(\.value) }.map { $0 }
+    }
+  }
+
+  @Test(
+    "Four threads write their own relay and read a property over all four",
+    arguments: Shape.allCases)
+  func fourWritersReadTheirOwnWrites(shape: Shape) {
+    let relays = (0..<Self.threads).map { _ in BehaviorRelay(0) }
+    let property = Self.property(shape, over: relays)
+    let token = shape.isObserved ? property.subscribe { _ in } : nil
+    let stale = Atomic<Int>(0)
+    let example = Mutex<String?>(nil)
+    let finished = runConcurrently(threads: Self.threads, timeout: 120 * Sustained.slowdown) {
+      index in
+      for round in 1...Self.rounds {
+        relays[index].accept(round)
+        let read = property.value[index]
+        if read < round {
+          stale.add(1, ordering: .relaxed)
+          example.withLock { $0 = $0 ?? "thread \(index) wrote \(round), read \(read)" }
+        }
+      }
+    }
+    #expect(finished)
+    #expect(
+      stale.load(ordering: .relaxed) == 0,
+      "\(stale.load(ordering: .relaxed)) stale reads of \(Self.threads * Self.rounds); first: \(example.withLock { $0 ?? "" })"
+    )
+    #expect(property.value == Array(repeating: Self.rounds, count: Self.threads))
+    _ = token
+  }
+}
