@@ -7,9 +7,11 @@ extension Engine {
   /// coalesced). Role: call from the node's compute in `.delivery` mode, once per follow-up
   /// wanted.
   package static func deliverAgainAfterThisEvent(_ node: AnyNode) {
-    guard let session = ThreadContext.current.activeSession else {
+    let context = ThreadContext.current
+    guard let session = context.activeSession else {
       fatalError("Engine.deliverAgainAfterThisEvent(_:) called outside a delivery")
     }
+    node.assertDelivering(context)
     session.followUps.append(node)
   }
 
@@ -25,6 +27,7 @@ extension Engine {
     while index < session.followUps.count {
       let node = session.followUps[index]
       index += 1
+      node.assertRole()
       session.push(node)
       propagate(session, writes: 0, context, traced: Tracing.isOn)
     }
