@@ -1,0 +1,219 @@
+/// What a computed property's node computes with: the trigger of its `@Observable` reads, and
+/// the node itself, for the computation to relink it to what it read. The user's computation
+/// and the cut-off are captured by the node's closures and passed in, so that calling them
+/// borrows them (a closure stored here would be retained for every call).
+///
+/// Inlinable, so that the node's steps and the computation's reads are specialized for the
+/// caller's value type: unspecialized, the generic metadata lookups cost more than the rest.
+@usableFromInline
+final class ComputedLink<Value>: @unchecked Sendable {
+  // Safe: `node` is set once, before the node is shared; the rest is immutable.
+  /// What the computation's reads of `@Observable` objects depend on (see `ObservableReads`).
+  @usableFromInline let observation = ObservationTrigger()
+  /// The node; it owns this link (through its compute closure), hence unowned.
+  @exclusivity(unchecked) @usableFromInline var node: Unmanaged<AnyNode>?
+
+  @inlinable
+  init() {}
+
+  /// Computes the first value, finds the domain of what it read, and makes and attaches the
+  /// node.
+  @inlinable
+  static func makeNode(
+    _ body: @escaping @Sendable () -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?,
+    file: StaticString, line: UInt
+  ) -> DerivedNode<Value> {
+    let link = ComputedLink()
+    var initial: Value?
+    var readsObservable = false
+    let start = ThreadContext.current.trackFirstRun {
+      readsObservable = link.observation.track { initial = body() }
+    }
+    let node = DerivedNode<Value>(
+      computedFrom: start.inputs, home: start.home, initial: initial.unsafelyUnwrapped,
+      stamp: start.stamp
+    ) { mode, previous in
+      link.compute(mode, previous, body, isDuplicate)
+    } computeDelivered: { node in
+      link.compute(.delivery, node.delivered, body, isDuplicate)
+    }
+    node.origin = .made("computed", file: file, line: line)
+    link.node = Unmanaged.passUnretained(node)
+    node.observableReads = readsObservable ? .seen : .noneSeen
+    node.suspendsWhenUnobserved = true
+    if start.inputs.isEmpty {
+      // A constant: attached to nothing, it completes at once.
+      node.attachComputed()
+    } else {
+      // Not attached until something observes it (see `AnyNode.suspendsWhenUnobserved`):
+      // until then, reads compute it on demand, and the first value is the first of them.
+      node.isSuspended = true
+      node.suspendedWrites = start.stamp.writes
+      node.suspendedSettled = start.stamp.settled
+      if start.stamp.settled {
+        node.pulled = initial
+        node.hasPulledValue = true
+        node.pulledStamp = start.stamp.writes
+      }
+    }
+    Engine.releaseInOrder(start.held, after: node)
+    return node
+  }
+
+  /// Runs the computation inside a tracked run, following the `@Observable` objects it reads
+  /// through `observation`'s source; in `.delivery` mode inside a segment of a delivery that
+  /// tracks them for many runs at once (see `Engine.recomputeSegment`), a computation not seen
+  /// reading any runs untracked and is listed for the segment.
+  @inlinable
+  func run(
+    _ node: AnyNode, _ mode: _ReadMode, _ context: ThreadContext, _ body: () -> Value
+  ) -> Value {
+    if context.isInObservationSegment {
+      // On demand (in a pull), every computation runs in the segment: the mark is the
+      // role's, and a pulled value that read `@Observable` objects is only not cached.
+      if mode == .latest {
+        context.segmentPulled.append(node)
+        return body()
+      }
+      if node.observableReads == .noneSeen {
+        if !node.isListedInSegment {
+          node.isListedInSegment = true
+          node.nextSegmentRun = context.segmentDelivered
+          context.segmentDelivered = Unmanaged.passUnretained(node)
+        }
+        return body()
+      }
+    }
+    var value: Value?
+    // Only a delivery holds the role that guards the mark.
+    if observation.track({ value = body() }), mode == .delivery { node.observableReads = .seen }
+    return value.unsafelyUnwrapped
+  }
+
+  /// A delivered run while the thread's delivery tracker is in use (not expected to happen:
+  /// see `ThreadContext.deliveryTracker`), with a tracker from the pool.
+  @inlinable @inline(never)
+  func runNested(_ node: AnyNode, _ context: ThreadContext, _ body: () -> Value) -> Value {
+    let tracker = context.beginRun(
+      mode: .delivery, elements: node.inputsElements, count: node.inputs.count,
+      deliveredNode: node)
+    let value = run(node, .delivery, context, body)
+    if context.endRun(tracker) {
+      context.finishRun(tracker)
+    } else {
+      context.relinkDelivered(node, tracker)
+      context.finishRun(tracker)
+    }
+    return value
+  }
+
+  /// The node's compute (see `DerivedNode`): runs the computation, tracking its reads; in
+  /// `.delivery` mode, relinks the node to what it read when that changed; returns `nil` for
+  /// a value equal to `previous` when the value is `Equatable`.
+  @inlinable
+  func compute(
+    _ mode: _ReadMode, _ previous: Value?, _ body: () -> Value,
+    _ isDuplicate: ((Value, Value) -> Bool)?
+  ) -> Value? {
+    let computed = ThreadContext.withCurrent { context -> Value in
+      node.unsafelyUnwrapped._withUnsafeGuaranteedRef { node in
+        guard mode == .delivery else {
+          var value: Value?
+          context.trackComputation(of: node) { value = run(node, mode, context, body) }
+          return value.unsafelyUnwrapped
+        }
+        // A delivery: the node's inputs are the expected reads, kept alive and unchanged by
+        // the node until the run's end. The common case (the same reads) ends here, with the
+        // thread's delivery tracker, readied in place.
+        return context.deliveryTracker._withUnsafeGuaranteedRef { tracker in
+          guard _fastPath(!tracker.isInUse) else { return runNested(node, context, body) }
+          tracker.isInUse = true
+          #if DEBUG
+            tracker.assertClean()
+          #endif
+          tracker.expectedElements = node.inputsElements
+          tracker.expectedCount = node.inputs.count
+          tracker.deliveredNode = node
+          tracker.matched = 0
+          tracker.inOrder = true
+          tracker.outer = context.activeTracker
+          context.setActiveTracker(tracker)
+          let value = run(node, .delivery, context, body)
+          context.setActiveTracker(tracker.outer)
+          if _slowPath(!tracker.inOrder || tracker.matched != tracker.expectedCount) {
+            // Still in use while relinking: attaching a new input may resume a suspended
+            // computed property, whose delivered run must take a tracker of its own, not
+            // this one, which holds this run's reads until the relink has read them.
+            context.relinkDelivered(node, tracker)
+          }
+          tracker.isInUse = false
+          return value
+        }
+      }
+    }
+    if let previous, let isDuplicate, isDuplicate(previous, computed) { return nil }
+    return computed
+  }
+}
+
+extension ThreadContext {
+  /// Runs `body`, a computed property's first computation, as a tracked run; returns what it
+  /// read, their merged domain, and that domain's write stamp, marked unsettled when a write
+  /// landed on something between its read and the stamp (the attachment then recomputes).
+  @usableFromInline
+  func trackFirstRun(_ body: () -> Void) -> (
+    inputs: ContiguousArray<AnyNode>, home: Domain, stamp: (writes: UInt64, settled: Bool),
+    held: [AnyNode]
+  ) {
+    var held: [AnyNode] = []
+    var inputs: ContiguousArray<AnyNode> = []
+    var home: Domain?
+    var stamp: (writes: UInt64, settled: Bool) = (0, false)
+    // A first run that read a value computed from inputs it is not linked to (a suspended
+    // computed property whose branch flipped) is not described by its domain's stamp: it is
+    // neither cached for it nor taken as settled.
+    let enclosingCacheable = pulledValueIsCacheable
+    pulledValueIsCacheable = true
+    defer { pulledValueIsCacheable = enclosingCacheable }
+    withTracker(mode: .latest, expected: [], body) { tracker in
+      inputs = tracker.recorded
+      // Merged with the node's span counted (see `Domain.join`): the node, made next, holds it.
+      let domain = inputs.isEmpty ? Domain() : Domain.join(from: nil, inputs)
+      stamp = domain.writeStamp()
+      if tracker.newDependencyChangedSinceRead() || !pulledValueIsCacheable {
+        stamp.settled = false
+      }
+      home = domain
+      held = tracker.takeHeld()
+    }
+    return (inputs, home.unsafelyUnwrapped, stamp, held)
+  }
+
+  /// Ends the delivered run of `node` that `tracker` tracked, which read other nodes than the
+  /// previous run: relinks the node to what it read, then clears the tracker.
+  @usableFromInline
+  func relinkDelivered(_ node: AnyNode, _ tracker: ReadTracker) {
+    // A run that read a prefix of what the previous one read, in order, and stopped there.
+    if tracker.inOrder { tracker.leaveOrder() }
+    let switchedNow = Engine.switchInputs(
+      of: node, to: Array(tracker.recorded), releasingAfterwards: tracker.takeHeld())
+    // A new input of another domain, written between its read and the relink: compute
+    // again, now that its writes come through this domain.
+    if switchedNow, tracker.newDependencyChangedSinceRead() { Engine.recomputeLater(node) }
+    tracker.clear()
+  }
+
+  /// Runs `body`, a computation of `node` on demand (in a pull, which has already checked
+  /// that the node is not computing itself: `beginComputing`), as a tracked run. A read on
+  /// demand does not relink: the delivery of the write it saw will.
+  @usableFromInline
+  func trackComputation(of node: AnyNode, _ body: () -> Void) {
+    withTracker(mode: .latest, expected: node.lockedInputs(), deliveredNode: node, body) {
+      tracker in
+      // Not relinked, so a write to a new input would not make the cached value stale.
+      if tracker.dependenciesChanged, !tracker.versions.isEmpty {
+        pulledValueIsCacheable = false
+      }
+    }
+  }
+}
