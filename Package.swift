@@ -7,6 +7,7 @@ import PackageDescription
 //   InvalidatingPlatform    HeadlessView, the render loop, UIKit/AppKit glue      (Core)
 //   InvalidatingInvalidation @ViewInvalidating and the invalidators         (Core, Platform)
 //   Invalidating            the one import: re-exports every layer and joins them
+//   InvalidatingTesting     for test targets: TestClock, Recorder (Core, Binding; imported by none)
 let package = Package(
   name: "Invalidating",
   platforms: [.iOS(.v13), .tvOS(.v13), .macOS(.v10_15)],
@@ -16,6 +17,7 @@ let package = Package(
     .library(name: "InvalidatingBinding", targets: ["InvalidatingBinding"]),
     .library(name: "InvalidatingPlatform", targets: ["InvalidatingPlatform"]),
     .library(name: "InvalidatingInvalidation", targets: ["InvalidatingInvalidation"]),
+    .library(name: "InvalidatingTesting", targets: ["InvalidatingTesting"]),
     .executable(name: "invalidating-dashboard", targets: ["invalidating-dashboard"]),
     .executable(name: "invalidating-benchmarks", targets: ["invalidating-benchmarks"]),
   ],
@@ -41,6 +43,11 @@ let package = Package(
         "InvalidatingInvalidation",
       ],
       path: "Sources/Invalidating"),
+    // For test targets: a virtual clock whose advance waits for the work it causes, and a
+    // recorder. It depends on the layers; none of them imports it.
+    .target(
+      name: "InvalidatingTesting", dependencies: ["InvalidatingCore", "InvalidatingBinding"],
+      path: "Sources/Testing"),
     // The demo: a terminal dashboard of this machine. Its views and view models are a library
     // so that the end-to-end tests can drive them on recorded /proc samples.
     .target(
@@ -65,8 +72,11 @@ let package = Package(
       path: "Tests/CoreTests"),
     .testTarget(
       name: "BindingTests",
-      dependencies: ["InvalidatingBinding", "InvalidatingTestSupport"],
+      dependencies: ["InvalidatingBinding", "InvalidatingTesting", "InvalidatingTestSupport"],
       path: "Tests/BindingTests"),
+    .testTarget(
+      name: "TestingTests", dependencies: ["Invalidating", "InvalidatingTesting"],
+      path: "Tests/TestingTests"),
     .testTarget(
       name: "PlatformTests",
       dependencies: ["InvalidatingPlatform", "InvalidatingTestSupport"],
@@ -104,14 +114,16 @@ let package = Package(
 // The DocC tutorials' code listings (Docs/Examples/<Tutorial>/Step<N>/): one executable per step
 // that changes code, so `swift build` compiles every listing and each step runs as it stands.
 // Tests/DocsTests runs each tutorial's last step and checks its output.
-let tutorialSteps: [(tutorial: String, steps: Int)] = [
-  ("ViewModel", 4), ("Views", 3), ("Automatic", 3),
+// The async tutorial's steps run their view model on InvalidatingTesting's test clock.
+let tutorialSteps: [(tutorial: String, steps: Int, dependencies: [Target.Dependency])] = [
+  ("ViewModel", 4, ["Invalidating"]), ("Views", 3, ["Invalidating"]),
+  ("Automatic", 3, ["Invalidating"]), ("Async", 3, ["Invalidating", "InvalidatingTesting"]),
 ]
-for (tutorial, steps) in tutorialSteps {
+for (tutorial, steps, dependencies) in tutorialSteps {
   for step in 1...steps {
     package.targets.append(
       .executableTarget(
-        name: "\(tutorial)TutorialStep\(step)", dependencies: ["Invalidating"],
+        name: "\(tutorial)TutorialStep\(step)", dependencies: dependencies,
         path: "Docs/Examples/\(tutorial)/Step\(step)"))
   }
 }

@@ -28,6 +28,7 @@ let profiles: [String: () -> Body] = {
     "write-in-batch": { writeInBatch() },
     "view": { setOfOneProperty() },
     "batch": { batchOfSetsAndTick() },
+    "async": { latestWinsAsync() },
   ]
   var profiles: [String: () -> Body] = [
     "computed-diamond": { computedDiamond() },

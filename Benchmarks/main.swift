@@ -103,6 +103,7 @@ let scenarios: [(name: String, run: () -> [Row])] = [
       ]
     }
   ),
+  ("async", { [latestWinsAsync(configuration)] }),
   (
     "parallel",
     {

@@ -6,17 +6,21 @@
 #                 and sets api_flags, the digester's arguments that find them
 
 api_modules=(InvalidatingCore InvalidatingBinding InvalidatingPlatform InvalidatingInvalidation
-  Invalidating)
+  Invalidating InvalidatingTesting)
 
 api_build() {
   local scratch="$1" bin
-  swift build --scratch-path "$scratch" --target Invalidating -Xswiftc -warnings-as-errors \
-    | grep -vE '^\[[0-9]+/[0-9]+\] ' || true
+  for target in Invalidating InvalidatingTesting; do
+    swift build --scratch-path "$scratch" --target "$target" -Xswiftc -warnings-as-errors \
+      | grep -vE '^\[[0-9]+/[0-9]+\] ' || true
+  done
   bin="$(swift build --scratch-path "$scratch" --show-bin-path)"
-  [ -f "$bin/Modules/Invalidating.swiftmodule" ] || {
-    echo "the build in $scratch has no Modules/Invalidating.swiftmodule" >&2
-    return 1
-  }
+  for module in Invalidating InvalidatingTesting; do
+    [ -f "$bin/Modules/$module.swiftmodule" ] || {
+      echo "the build in $scratch has no Modules/$module.swiftmodule" >&2
+      return 1
+    }
+  done
   # The C module the engine imports (the thread's context) is found by its module map.
   api_flags=(-I "$bin/Modules" -I "$bin/InvalidatingThreadLocal.build" -abort-on-module-fail)
 }

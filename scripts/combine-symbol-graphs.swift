@@ -34,6 +34,7 @@ import Foundation
 
 let layers: Set = [
   "InvalidatingCore", "InvalidatingBinding", "InvalidatingPlatform", "InvalidatingInvalidation",
+  "InvalidatingTesting",
 ]
 let combined = "Invalidating"
 

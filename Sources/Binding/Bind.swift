@@ -66,12 +66,7 @@ extension Property {
   private func bind<Relay: AnyObject>(
     weakly relay: Relay, _ accept: @escaping @Sendable (Relay, Value) -> Void
   ) -> SubscriptionToken {
-    let target = _WeakRelay(relay)
-    return subscribeWhile { value in
-      guard let relay = target.relay else { return false }
-      accept(relay, value)
-      return true
-    }
+    _bind(weakly: relay, subscribe: subscribe, accept)
   }
 
   /// Subscribes `deliver`, ending the subscription the first time it returns `false` (its
@@ -79,13 +74,39 @@ extension Property {
   private func subscribeWhile(
     _ deliver: @escaping @Sendable (Value) -> Bool
   ) -> SubscriptionToken {
-    let link = _SubscriptionLink()
-    let token = subscribe { value in
-      if !deliver(value) { link.cancel() }
-    }
-    link.token = token
-    return token
+    _subscribe(while: deliver, subscribe: subscribe)
   }
+}
+
+/// Gives every value `subscribe` delivers to `relay` through `accept`, holding the relay
+/// weakly; the subscription ends once the relay is released. (`bind(to:)` of properties and
+/// signals.)
+func _bind<Relay: AnyObject, Value>(
+  weakly relay: Relay,
+  subscribe: (@escaping @Sendable (Value) -> Void) -> SubscriptionToken,
+  _ accept: @escaping @Sendable (Relay, Value) -> Void
+) -> SubscriptionToken {
+  let target = _WeakRelay(relay)
+  return _subscribe(
+    while: { value in
+      guard let relay = target.relay else { return false }
+      accept(relay, value)
+      return true
+    }, subscribe: subscribe)
+}
+
+/// Subscribes `deliver` through `subscribe`, ending the subscription the first time it
+/// returns `false` (its target is gone).
+func _subscribe<Value>(
+  while deliver: @escaping @Sendable (Value) -> Bool,
+  subscribe: (@escaping @Sendable (Value) -> Void) -> SubscriptionToken
+) -> SubscriptionToken {
+  let link = _SubscriptionLink()
+  let token = subscribe { value in
+    if !deliver(value) { link.cancel() }
+  }
+  link.token = token
+  return token
 }
 
 /// A weakly held object and the key path a binding assigns.

@@ -49,7 +49,7 @@ struct SignalTests {
     let c = PublishRelay<Int>()
     let seen = Recorder<Int>()
     let pair = Recorder<Int>()
-    let merged = a.merge(with: b, c)
+    let merged = a.merged(with: b, c)
     let tokens = [
       merged.subscribe(seen.sink), Signal<Int>.merge([a, b]).subscribe(pair.sink),
     ]

@@ -17,6 +17,7 @@ import Testing
     #expect(Self.stepsWithOutput.contains("ViewModel/Step4"))
     #expect(Self.stepsWithOutput.contains("Views/Step3"))
     #expect(Self.stepsWithOutput.contains("Automatic/Step3"))
+    #expect(Self.stepsWithOutput.contains("Async/Step3"))
   }
 
   @Test(arguments: stepsWithOutput)

@@ -119,6 +119,10 @@ let misuses: [Misuse] = [
   Misuse(name: "zero-frame-rate", expected: "the frame rate must be a positive, finite number") {
     await RenderLoop().run(framesPerSecond: 0, frames: 1)
   },
+  Misuse(name: "async-work-no-attempts", expected: "attempts must be at least 1") {
+    let queries = PublishRelay<String>()
+    _ = queries.flatMapLatest(attempts: 0) { text in text }
+  },
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

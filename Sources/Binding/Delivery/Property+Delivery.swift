@@ -59,7 +59,7 @@ extension Property {
     on actor: Target, _ sink: @escaping @Sendable (isolated Target, Value) -> Void
   ) -> SubscriptionToken {
     subscribeThroughHop(
-      Hop(.latest, schedule: { flush in Task { await actor._run(flush) } }) { value in
+      Hop(.latest, schedule: { flush in _startTask { await actor._run(flush) } }) { value in
         // Safe: the hop hands each value to one flush, which runs it here and keeps no other
         // reference; the engine moves values between threads the same way.
         nonisolated(unsafe) let value = value

@@ -21,7 +21,10 @@ extension Signal {
   ) -> Signal<Transformed> {
     let input = Unmanaged.passUnretained(node)
     let origin = NodeOrigin.made("compactMap", file: file, line: line)
-    return ._derived(from: [node], origin: origin, prefix: prefix.compactMap(transform)) {
+    return ._derived(
+      from: [node], origin: origin, prefix: prefix.compactMap(transform),
+      start: start?.compactMap(transform)
+    ) {
       ValueNode.read(input, .delivery).flatMap(transform)
     }
   }

@@ -20,13 +20,9 @@ extension Signal where Element: Sendable {
   public func debounce<C: Clock & Sendable>(for dueTime: C.Duration, clock: C) -> Signal<Element>
   where C.Duration: Sendable {
     let timer = _SignalTimer<Element>()
-    timer.follow(self) { timer, event in
-      timer.replacePending(with: event) { generation in
-        try? await clock.sleep(for: dueTime)
-        timer.emitPending(ifStill: generation)
-      }
-    }
-    return Signal(node: timer.makeOutput())
+    let output = timer.makeOutput()
+    timer.follow(self, _SignalTimer.debouncing(for: dueTime, clock: clock))
+    return Signal(node: output)
   }
 }
 
@@ -55,7 +51,22 @@ final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
     token?.cancel()
   }
 
-  /// Makes the output source, owning this state. Call once.
+  /// The step of `debounce` for each event: hold it, and deliver it once `dueTime` has
+  /// passed without another.
+  static func debouncing<C: Clock & Sendable>(
+    for dueTime: C.Duration, clock: C
+  ) -> @Sendable (_SignalTimer, Element) -> Void where C.Duration: Sendable {
+    { timer, event in
+      // The deadline is taken when the event arrives, not when the task first runs.
+      let deadline = clock.now.advanced(by: dueTime)
+      timer.replacePending(with: event) { generation in
+        try? await clock.sleep(until: deadline, tolerance: nil)
+        timer.emitPending(ifStill: generation)
+      }
+    }
+  }
+
+  /// Makes the output source, owning this state. Call once, before following the input.
   func makeOutput() -> SourceNode<Element?> {
     let output = SourceNode<Element?>(events: Element.self, origin: .kind("timer"))
     output.owner = self
@@ -80,6 +91,26 @@ final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
     lock.unlock()
   }
 
+  /// Subscribes to `property`: `receive` handles each change; its value when subscribed is
+  /// not one (the caller reads it, after this returns, as the output's first value). When
+  /// `property` ends, an event still waiting is delivered and the output ends.
+  func followChanges(
+    of property: Property<Element>, _ receive: @escaping @Sendable (_SignalTimer, Element) -> Void
+  ) {
+    let first = _FirstValue()
+    let token = property.subscribe { [weak self] value in
+      guard let self, !first.isFirst() else { return }
+      receive(self, value)
+    } onCompleted: { [weak self] in
+      guard let self else { return }
+      self.emitPending(ifStill: nil)
+      self.output?.complete()
+    }
+    lock.lock()
+    self.token = token
+    lock.unlock()
+  }
+
   /// Holds `event` in place of any event waiting, and starts a new wait with `wait`, which
   /// is given the new wait's generation.
   func replacePending(
@@ -90,7 +121,7 @@ final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
     generation &+= 1
     let current = generation
     task?.cancel()
-    task = Task { await wait(current) }
+    task = _startTask { await wait(current) }
     lock.unlock()
   }
 
@@ -147,7 +178,23 @@ final class _SignalTimer<Element: Sendable>: @unchecked Sendable {
   func start(_ wait: @escaping @Sendable () async -> Void) {
     lock.lock()
     task?.cancel()
-    task = Task { await wait() }
+    task = _startTask { await wait() }
     lock.unlock()
+  }
+}
+
+/// Tells the first call from the others: a property subscriber's first value is the value it
+/// subscribed at, not a change.
+final class _FirstValue: @unchecked Sendable {
+  // Safe: `seen` is only touched while `lock` is held.
+  private let lock = Lock()
+  private var seen = false
+
+  /// Whether this is the first call.
+  func isFirst() -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    defer { seen = true }
+    return !seen
   }
 }

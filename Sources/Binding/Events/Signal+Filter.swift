@@ -21,7 +21,8 @@ extension Signal {
     let input = Unmanaged.passUnretained(node)
     return ._derived(
       from: [node], origin: .made("filter", file: file, line: line),
-      prefix: prefix.filter(isIncluded)
+      prefix: prefix.filter(isIncluded),
+      start: start?.compactMap { isIncluded($0) ? $0 : nil }
     ) {
       guard let event = ValueNode.read(input, .delivery), isIncluded(event) else { return nil }
       return event

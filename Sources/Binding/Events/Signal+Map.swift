@@ -21,7 +21,10 @@ extension Signal {
     // Unretained: the derived node's inputs keep the input alive (see `Property.map`).
     let input = Unmanaged.passUnretained(node)
     let origin = NodeOrigin.made("map", file: file, line: line)
-    return ._derived(from: [node], origin: origin, prefix: prefix.map(transform)) {
+    return ._derived(
+      from: [node], origin: origin, prefix: prefix.map(transform),
+      start: start?.compactMap { transform($0) }
+    ) {
       ValueNode.read(input, .delivery).map(transform)
     }
   }

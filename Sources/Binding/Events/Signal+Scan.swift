@@ -24,7 +24,7 @@ extension Signal {
     _ update: @escaping @Sendable (inout State, Element) -> Void
   ) -> Property<State> {
     var start = initial
-    for event in prefix { update(&start, event) }
+    for event in startEvents { update(&start, event) }
     // Safe: `start` is only read when `previous` is nil, which is the creation call, made
     // synchronously on this thread before `DerivedNode.init` returns.
     nonisolated(unsafe) let first = start

@@ -15,6 +15,6 @@ extension Signal {
   /// - Returns: The signal.
   /// - Complexity: O(`events.count`) per subscription.
   public func startWith(_ events: Element...) -> Signal<Element> {
-    Signal(node: node, prefix: events + prefix, changesOf: changesOf)
+    Signal(node: node, prefix: events + prefix, changesOf: changesOf, start: start)
   }
 }

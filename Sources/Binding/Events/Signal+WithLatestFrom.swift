@@ -46,7 +46,7 @@ extension Signal {
     let current = property.value
     return Signal<Combined>._derived(
       from: [node, property.node], origin: .made("withLatestFrom", file: file, line: line),
-      prefix: prefix.map { combine($0, current) }
+      prefix: startEvents.map { combine($0, current) }
     ) {
       guard let event = ValueNode.read(events, .delivery) else { return nil }
       return combine(event, ValueNode.read(state, .delivery))

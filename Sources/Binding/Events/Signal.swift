@@ -17,7 +17,10 @@ import InvalidatingCore
 /// Operators (`map`, `filter`, `compactMap`, `merge`, `withLatestFrom`, `scan`, `startWith`,
 /// `debounce`, `throttle`) make new signals on the same engine: a signal derived from state
 /// and events is glitch-free with the rest of the graph, and its sinks run in the order of the
-/// contract. `Property.changes` is the signal of a property's changes.
+/// contract. `Property.changes` is the signal of a property's changes, `valueAndChanges` its
+/// value then its changes. Async work per event (`flatMapLatest`, `flatMap`, `concatMap`,
+/// `flatMapFirst`) delivers its results as events too; `bind(to:)` feeds a relay, and
+/// `Property(initial:then:)` holds the latest event as state.
 ///
 /// > Important: State coalesces, events do not (rule 10 of the contract). Use a `Property` for
 /// > what a screen shows, and a `Signal` for what the user does.
@@ -30,15 +33,21 @@ public class Signal<Element> {
   /// subscribers subscribe to directly, so that they run in subscription order with the
   /// property's other sinks (rule 6). Operators use `node`, derived from it.
   @usableFromInline let changesOf: ValueNode<Element>?
+  /// For a signal that starts with a property's value (``InvalidatingCore/Property/valueAndChanges``
+  /// and the operators that carry it): how a subscriber subscribes from that value. Such a
+  /// subscriber is a subscriber of the property, as one of `changesOf`'s is.
+  @usableFromInline let start: _ValueStart<Element>?
 
   /// Wraps `node`, keeping it attached to the graph for as long as this signal lives.
   @usableFromInline
   package init(
-    node: ValueNode<Element?>, prefix: [Element] = [], changesOf: ValueNode<Element>? = nil
+    node: ValueNode<Element?>, prefix: [Element] = [], changesOf: ValueNode<Element>? = nil,
+    start: _ValueStart<Element>? = nil
   ) {
     self.node = node
     self.prefix = prefix
     self.changesOf = changesOf
+    self.start = start
     node.retainHandle()
   }
 
@@ -109,7 +118,9 @@ public class Signal<Element> {
         sink(event)
       }
     }
-    if let changesOf {
+    if let start {
+      start.subscribeInBag(bag, givePrefix, sink)
+    } else if let changesOf {
       changesOf.subscribe(
         in: bag, emitsCurrentValue: false, beforeRegistering: givePrefix, sink)
     } else {
@@ -126,6 +137,7 @@ public class Signal<Element> {
     _ sink: @escaping @Sendable (Element) -> Void, completion: (@Sendable () -> Void)?
   ) -> SubscriptionToken {
     for event in prefix { sink(event) }
+    if let start { return start.subscribe(sink, completion) }
     if let changesOf {
       return changesOf.subscribe(emitsCurrentValue: false, onCompletion: completion, sink)
     }
@@ -203,7 +215,7 @@ extension Signal {
   @inlinable
   static func _derived(
     from inputs: [AnyNode], origin: NodeOrigin, prefix: [Element] = [],
-    event: @escaping @Sendable () -> Element?
+    start: _ValueStart<Element>? = nil, event: @escaping @Sendable () -> Element?
   ) -> Signal<Element> {
     // An event node reads `nil` outside a delivery (at creation too); in one, the event or
     // nothing (`nil`: no event to deliver).
@@ -211,6 +223,6 @@ extension Signal {
       guard mode == .delivery else { return .some(nil) }
       return event().map { .some($0) }
     }
-    return Signal(node: node, prefix: prefix)
+    return Signal(node: node, prefix: prefix, start: start)
   }
 }

@@ -217,7 +217,7 @@ package final class Hop<Value>: @unchecked Sendable {
 
 extension Hop {
   /// A hop to the main actor: values sent on the main thread run at once, others in a
-  /// main-actor task.
+  /// main-actor task (started with `_startMainActorTask`, so that a test clock waits for it).
   ///
   /// - Parameters:
   ///   - policy: What is kept of values sent while earlier ones wait.
@@ -229,7 +229,8 @@ extension Hop {
   ) -> Hop {
     Hop(
       policy,
-      schedule: { flush in Task { @MainActor in flush() } },
+      // Followed by work tracking, so that a test clock waits for the hop.
+      schedule: { flush in _startMainActorTask { flush() } },
       runsHere: { _MainThread.isCurrent },
       groupsScheduledFlushes: groupsScheduledFlushes,
       run: { value in

@@ -30,6 +30,10 @@ final class DrainSession {
   @exclusivity(unchecked) var spansDomains = false
   /// Sources of the event; they keep the event's sources alive until it is delivered.
   @exclusivity(unchecked) @usableFromInline var sources: ContiguousArray<AnyNode> = []
+  /// Event nodes to deliver once more, each as an event of its own, right after this event
+  /// (see `Engine+FollowUps.swift`), and whether they are being delivered.
+  @exclusivity(unchecked) var followUps: ContiguousArray<AnyNode> = []
+  @exclusivity(unchecked) var isDeliveringFollowUps = false
 
   init() {
     buckets = .allocate(capacity: bucketCapacity)

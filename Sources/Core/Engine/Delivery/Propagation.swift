@@ -135,6 +135,8 @@ extension Engine {
         first._withUnsafeGuaranteedRef { checkInvariants(around: $0, session: session) }
       }
     #endif
+    // An event node that found several events in this one (see `Engine+FollowUps.swift`).
+    if _slowPath(!session.followUps.isEmpty) { deliverFollowUps(session, context) }
   }
 
   /// Recomputes `next`, a node popped from the work list, and queues what is computed from it

@@ -143,7 +143,7 @@ final class ObservationTrigger: @unchecked Sendable {
   /// Writes the trigger from one main-actor task however many changes come before it runs:
   /// never at once (a change is reported before the object stores it).
   private lazy var hop = Hop<Void>(
-    .latest, schedule: { flush in Task { @MainActor in flush() } },
+    .latest, schedule: { flush in _startMainActorTask { flush() } },
     run: { [weak self] _ in self?.write() })
 
   @usableFromInline init() {}
