@@ -23,11 +23,11 @@ let package = Package(
   ],
   targets: [
     .target(
-      name: "InvalidatingCore", dependencies: ["InvalidatingThreadLocal"], path: "Sources/Core"),
-    // The engine's C helpers, named for the first: the per-thread context as a C thread-local
-    // variable (see ThreadContext.swift) and the engine's futex lock (see Lock.swift), neither
-    // on Apple platforms; and the count of domain splits (see Domain+Split.swift).
-    .target(name: "InvalidatingThreadLocal", path: "Sources/ThreadLocal"),
+      name: "InvalidatingCore", dependencies: ["InvalidatingPrimitives"], path: "Sources/Core"),
+    // The engine's primitives in C: the per-thread context as a C thread-local variable (see
+    // ThreadContext.swift) and the engine's futex lock (see Lock.swift), neither on Apple
+    // platforms; the count of domain splits (see Domain+Split.swift) and the debug guards' words.
+    .target(name: "InvalidatingPrimitives", path: "Sources/Primitives"),
     .target(
       name: "InvalidatingBinding", dependencies: ["InvalidatingCore"], path: "Sources/Binding"),
     .target(

@@ -22,5 +22,5 @@ api_build() {
     }
   done
   # The C module the engine imports (the thread's context) is found by its module map.
-  api_flags=(-I "$bin/Modules" -I "$bin/InvalidatingThreadLocal.build" -abort-on-module-fail)
+  api_flags=(-I "$bin/Modules" -I "$bin/InvalidatingPrimitives.build" -abort-on-module-fail)
 }

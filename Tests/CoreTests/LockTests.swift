@@ -3,8 +3,8 @@ import Testing
 
 @testable import InvalidatingCore
 
-#if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
-  import InvalidatingThreadLocal
+#if !canImport(Darwin) && canImport(InvalidatingPrimitives)
+  import InvalidatingPrimitives
 #endif
 
 /// The engine's lock under contention: mutual exclusion, and the holder's writes seen by the
@@ -56,7 +56,7 @@ struct LockTests {
     waiterStarted.wait()
     // A waiter that got in while the lock is held would finish before the holder writes.
     var waiterFinished = false
-    #if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+    #if !canImport(Darwin) && canImport(InvalidatingPrimitives)
       // Until the waiter marks the word 2 (a thread may sleep on it): it has given up spinning,
       // so the unlock below must wake it.
       while invalidating_lock_load(lock.handle.primitive) != 2 && !waiterFinished {
@@ -73,7 +73,7 @@ struct LockTests {
     lock.lock()
     #expect(log.entries == ["holder wrote 42", "waiter saw 42"])
     lock.unlock()
-    #if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+    #if !canImport(Darwin) && canImport(InvalidatingPrimitives)
       #expect(invalidating_lock_load(lock.handle.primitive) == 0)
     #endif
   }

@@ -1,4 +1,4 @@
-// The engine's lock (Sources/ThreadLocal) built as it is on a platform without a futex, where a
+// The engine's lock (Sources/Primitives) built as it is on a platform without a futex, where a
 // waiting thread yields instead of sleeping in the kernel: scripts/check-lock-fallback compiles
 // this with -DINVALIDATING_LOCK_YIELD, and once without it (the futex lock), and runs both.
 //
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "InvalidatingThreadLocal.h"
+#include "InvalidatingPrimitives.h"
 
 enum { threads = 4, increments = 200000 };
 

@@ -5,8 +5,8 @@
 #elseif canImport(Musl)
   import Musl
 #endif
-#if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
-  import InvalidatingThreadLocal
+#if !canImport(Darwin) && canImport(InvalidatingPrimitives)
+  import InvalidatingPrimitives
 #endif
 
 // The engine's rules of access, as checks. A field or function documented "Lock." needs the
@@ -26,14 +26,14 @@ extension Lock.Handle {
   @inlinable @inline(__always)
   var recordedOwner: UInt {
     get {
-      #if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+      #if !canImport(Darwin) && canImport(InvalidatingPrimitives)
         UInt(invalidating_debug_owner_load(ownerWord))
       #else
         ownerWord.pointee
       #endif
     }
     nonmutating set {
-      #if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+      #if !canImport(Darwin) && canImport(InvalidatingPrimitives)
         invalidating_debug_owner_store(ownerWord, newValue)
       #else
         ownerWord.pointee = newValue
@@ -44,7 +44,7 @@ extension Lock.Handle {
   /// Counts a lock the calling thread took (1) or let go (-1), where the C helpers are built.
   @inlinable @inline(__always)
   static func countHeld(_ delta: Int) {
-    #if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+    #if !canImport(Darwin) && canImport(InvalidatingPrimitives)
       _ = invalidating_debug_locks_add(delta)
     #endif
   }
@@ -52,7 +52,7 @@ extension Lock.Handle {
   /// Whether the calling thread holds any engine lock: `nil` where it is not counted.
   @inlinable @inline(__always)
   static var holdsAnyLock: Bool? {
-    #if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+    #if !canImport(Darwin) && canImport(InvalidatingPrimitives)
       invalidating_debug_locks_add(0) > 0
     #else
       nil

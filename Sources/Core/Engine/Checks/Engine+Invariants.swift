@@ -21,7 +21,7 @@
     /// - Ranks: a derived node ranks above each of its inputs.
     /// - Links: an attached node is listed in each input's `downstream` as often as it lists
     ///   the input, and every node in a `downstream` list is attached and lists that input.
-    /// - Handles: a node has at least as many handles as attached downstream nodes.
+    /// - Handles: a node's keep-alive count is at least its number of attached downstream nodes.
     /// - Delivery state: between events no node is queued, changed, staged or holding
     ///   captured sinks, and the session's work list and changed list are empty.
     /// - Sinks: `deadSinks` counts the tombstones, none is last, and none follows
@@ -61,8 +61,8 @@
           if seen.insert(ObjectIdentifier(child)).inserted { work.append(child) }
         }
         check(
-          node.handles >= attachedDownstream,
-          "\(node.handles) handles for \(attachedDownstream) attached downstream nodes")
+          node.keepAliveCount >= attachedDownstream,
+          "\(node.keepAliveCount) keep-alive handles for \(attachedDownstream) attached downstream nodes")
         if node.isAttached && !node.isSource {
           for input in node.inputs {
             // A node that reads one input twice (combineLatest(a, a)) is listed twice.
@@ -76,7 +76,7 @@
     }
 
     /// Checks the invariants that hold whenever the lock is free, around `node` only: its links
-    /// with its inputs and downstream nodes, its rank and handles, its domain's role and queue,
+    /// with its inputs and downstream nodes, its rank and keep-alive count, its domain's role and queue,
     /// and, when no delivery of the domain is under way, its value and sinks (when there are
     /// few: the check must stay cheap beside the operation it follows). What a mutating
     /// operation other than a delivery calls at its end: subscribe, cancel, attach, detach,
@@ -96,8 +96,8 @@
         attachedDownstream += 1
       }
       check(
-        node.handles >= attachedDownstream,
-        "\(node.handles) handles for \(attachedDownstream) attached downstream nodes")
+        node.keepAliveCount >= attachedDownstream,
+        "\(node.keepAliveCount) keep-alive handles for \(attachedDownstream) attached downstream nodes")
       check(!(node.isAttached && node.isSuspended), "a node both attached and suspended")
       if node.isAttached && !node.isSource {
         for input in node.inputs {

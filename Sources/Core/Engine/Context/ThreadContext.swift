@@ -8,8 +8,8 @@
 // Where available (not on Apple platforms, nor where the module is not built, as when
 // scripts/check-apple-glue emits this module alone), the context is found through a C
 // thread-local variable: see `ThreadContext.withCurrent`.
-#if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
-  import InvalidatingThreadLocal
+#if !canImport(Darwin) && canImport(InvalidatingPrimitives)
+  import InvalidatingPrimitives
 #endif
 
 /// The engine's per-thread state: the open batch, the invalidation scope, and scratch space for
@@ -153,7 +153,7 @@ package final class ThreadContext {
   /// when the thread exits.
   @inlinable @inline(__always)
   package static func withCurrent<Result>(_ body: (ThreadContext) -> Result) -> Result {
-    #if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+    #if !canImport(Darwin) && canImport(InvalidatingPrimitives)
       let found = invalidating_thread_context_get()
     #else
       let found = pthread_getspecific(threadContextKey)
@@ -168,7 +168,7 @@ package final class ThreadContext {
   /// none), unretained: what the read path tests, and never makes one.
   @inlinable @inline(__always)
   package static var existing: Unmanaged<ThreadContext>? {
-    #if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+    #if !canImport(Darwin) && canImport(InvalidatingPrimitives)
       let found = invalidating_thread_context_get()
     #else
       let found = pthread_getspecific(threadContextKey)
@@ -182,7 +182,7 @@ package final class ThreadContext {
     let context = ThreadContext()
     let pointer = Unmanaged.passRetained(context).toOpaque()
     pthread_setspecific(threadContextKey, pointer)
-    #if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+    #if !canImport(Darwin) && canImport(InvalidatingPrimitives)
       invalidating_thread_context_set(pointer)
     #endif
     return context
@@ -317,7 +317,7 @@ package final class ThreadContext {
   }
 #else
   private func releaseThreadContext(_ pointer: UnsafeMutableRawPointer?) {
-    #if canImport(InvalidatingThreadLocal)
+    #if canImport(InvalidatingPrimitives)
       // First, so that engine code run by the context's deinit (or by a later destructor on
       // this exiting thread) makes a new context, as it does through the key, rather than
       // reading a freed one.

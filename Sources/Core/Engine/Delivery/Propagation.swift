@@ -2,23 +2,18 @@ extension Engine {
   /// Delivers a write to a source that has derived nodes; its value is staged. Role.
   ///
   /// The source is the event's only one, kept alive by the caller (the source writing itself),
-  /// so no list of sources is needed. Inlined into its one caller, `writeThroughDerived`.
+  /// so no list of sources is needed. Inlined into its one caller, `writeThroughDerived`, with
+  /// a copy of the delivery for a traced write (see `Tracing`) and one for an untraced write.
   @inline(__always)
-  static func deliverWrite(of source: AnyNode, _ context: ThreadContext) {
+  static func deliverWrite(of source: AnyNode, _ context: ThreadContext, traced: Bool) {
     source.assertRole()
     context.withSession { session in
       session.markWritten(source)
-      propagate(session, writes: 1, context, traced: false)
-    }
-  }
-
-  /// `deliverWrite(of:_:)` for a traced write (see `Tracing`).
-  @usableFromInline
-  static func deliverTracedWrite(of source: AnyNode, _ context: ThreadContext) {
-    source.assertRole()
-    context.withSession { session in
-      session.markWritten(source)
-      propagate(session, writes: 1, context, traced: true)
+      if _slowPath(traced) {
+        propagate(session, writes: 1, context, traced: true)
+      } else {
+        propagate(session, writes: 1, context, traced: false)
+      }
     }
   }
 

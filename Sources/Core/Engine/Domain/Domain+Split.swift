@@ -1,5 +1,5 @@
-#if canImport(InvalidatingThreadLocal)
-  import InvalidatingThreadLocal
+#if canImport(InvalidatingPrimitives)
+  import InvalidatingPrimitives
 #endif
 
 // Domains that follow the live graph: merging what a node joins, counting the links that hold
@@ -436,7 +436,7 @@ extension Domain {
   }
 }
 
-/// The process-wide count of splits (`invalidating_split_count` in `Sources/ThreadLocal`): a walk
+/// The process-wide count of splits (`invalidating_split_count` in `Sources/Primitives`): a walk
 /// up a forwarding chain that reads the same count before it starts and once it holds the root
 /// knows that no split cut the chain behind it, and need not read the chain again
 /// (`Domain.lockForwardedRoot()`).
@@ -445,7 +445,7 @@ enum SplitCount {
   /// The count (acquire: what a split wrote before counting itself is seen after).
   @inlinable @inline(__always)
   static func load() -> UInt64 {
-    #if canImport(InvalidatingThreadLocal)
+    #if canImport(InvalidatingPrimitives)
       invalidating_split_count_load()
     #else
       fallbackLock.lock()
@@ -456,7 +456,7 @@ enum SplitCount {
 
   /// Counts a split, holding its root's lock, after it cut what it cut.
   static func increment() {
-    #if canImport(InvalidatingThreadLocal)
+    #if canImport(InvalidatingPrimitives)
       invalidating_split_count_increment()
     #else
       fallbackLock.lock()
@@ -465,7 +465,7 @@ enum SplitCount {
     #endif
   }
 
-  #if !canImport(InvalidatingThreadLocal)
+  #if !canImport(InvalidatingPrimitives)
     // Where the C module is not on the import path (scripts/check-apple-glue type-checks this
     // module alone), a locked count stands in.
     @usableFromInline static let fallbackLock = Lock()

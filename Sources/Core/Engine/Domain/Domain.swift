@@ -87,7 +87,7 @@ package final class Domain: @unchecked Sendable {
   /// derived values are read by pulling from the sources. Guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var unsettled = 0
   /// Changes waiting for the drainer, first in, first out; guarded by `lock`.
-  @exclusivity(unchecked) @usableFromInline var queue = RingBuffer<Event>()
+  @exclusivity(unchecked) @usableFromInline var queue = RingBuffer<QueuedChange>()
   /// Threads waiting for their turn to deliver (see "Bounded waits" above), first come, first
   /// served; each is parked until the role is handed to it or the queue is empty. The contexts
   /// are alive: their threads are blocked. Guarded by `lock`.
@@ -220,9 +220,9 @@ package final class Domain: @unchecked Sendable {
   /// than the change that thread is delivering; a cascade longer than `Engine.reentrancyLimit`
   /// stops the program.
   @usableFromInline
-  func enqueue(_ event: Event, from context: ThreadContext) -> Bool {
+  func enqueue(_ change: QueuedChange, from context: ThreadContext) -> Bool {
     assertLockedRoot()
-    queue.append(event)
+    queue.append(change)
     guard context.rolesHeld == 0, isBusyWithOthers else { return false }
     addWaiter(context)
     return true
@@ -317,9 +317,10 @@ struct Drainers {
   }
 }
 
-/// A unit of work in a domain's queue.
+/// A change queued in a domain for its drainer (not a `Signal` event): a write waiting to be
+/// delivered, or a task that must run in delivery order.
 @usableFromInline
-enum Event {
+enum QueuedChange {
   /// A write whose value waits in the source's pending queue; `closesEvent` marks the last
   /// source of a batch (or the only one of a plain write), where delivery may begin.
   /// `depth` is the change's place in a cascade of sink-made writes (0: made outside any

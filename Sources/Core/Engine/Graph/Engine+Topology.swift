@@ -34,7 +34,7 @@ extension Engine {
     while let next = work.popLast() {
       let root = next.home.lockRoot()
       root.assertRole(ThreadContext.current)
-      guard next.isAttached, next.handles == 0, !next.isSource else {
+      guard next.isAttached, next.keepAliveCount == 0, !next.isSource else {
         root.lock.unlock()
         continue
       }
@@ -46,8 +46,8 @@ extension Engine {
         if let index = input.downstream.firstIndex(where: { $0 === next }) {
           input.downstream.remove(at: index)
         }
-        input.handles -= 1
-        if input.handles == 0 { work.append(input) }
+        input.keepAliveCount -= 1
+        if input.keepAliveCount == 0 { work.append(input) }
       }
       root.lock.unlock()
       #if DEBUG
@@ -106,7 +106,7 @@ extension Engine {
     for input in node.inputs {
       rank = max(rank, input.rank + 1)
       input.downstream.append(node)
-      input.handles += 1
+      input.keepAliveCount += 1
     }
     node.rank = rank
     node.isAttached = true
@@ -154,7 +154,7 @@ extension Engine {
       for candidate in next.downstream where candidate.inputs.allSatisfy(\.isCompleted) {
         work.append(candidate)
       }
-      let unused = next.handles == 0 && !next.isSource && next.isAttached
+      let unused = next.keepAliveCount == 0 && !next.isSource && next.isAttached
       root.lock.unlock()
       released.removeAll()  // sinks and handlers die here, outside the lock
       let context = ThreadContext.current
@@ -188,7 +188,7 @@ extension AnyNode {
 
   package final func retainHandle() {
     let root = home.lockRoot()
-    handles += 1
+    keepAliveCount += 1
     root.lock.unlock()
   }
 
@@ -206,8 +206,8 @@ extension AnyNode {
   /// A node whose attaching is still queued counts too: its detach is queued behind it.
   final func dropHandle() -> Bool {
     assertLocked()
-    handles -= 1
-    return handles == 0 && !isSource
+    keepAliveCount -= 1
+    return keepAliveCount == 0 && !isSource
   }
 
   /// Takes an unused derived node out of the graph once no event of its domain is delivered.
@@ -227,7 +227,7 @@ extension Engine {
   /// and the node is refreshed then; until then it reads its new inputs' newest values.
   ///
   /// - Returns: Whether the switch happened at once.
-  /// - Parameter held: Nodes whose handles the caller holds until the switch is done (see
+  /// - Parameter held: Nodes whose keep-alive handles the caller holds until the switch is done (see
   ///   `ReadTracker.held`): released once `node` is linked to its new inputs.
   @discardableResult
   package static func switchInputs(
@@ -282,7 +282,7 @@ extension Engine {
     }
   }
 
-  /// Releases the handles of `held` (see `ReadTracker.held`) after the changes already queued
+  /// Releases the keep-alive handles of `held` (see `ReadTracker.held`) after the changes already queued
   /// in `node`'s domain, among them its attachment: in delivery order.
   @usableFromInline
   package static func releaseInOrder(_ held: [AnyNode], after node: AnyNode) {
@@ -302,12 +302,12 @@ extension Engine {
         if let index = input.downstream.firstIndex(where: { $0 === node }) {
           input.downstream.remove(at: index)
         }
-        input.handles -= 1
-        if input.handles == 0 { released.append(input) }
+        input.keepAliveCount -= 1
+        if input.keepAliveCount == 0 { released.append(input) }
       }
       for input in newInputs {
         input.downstream.append(node)
-        input.handles += 1
+        input.keepAliveCount += 1
       }
     }
     node.inputs = ContiguousArray(newInputs)

@@ -59,9 +59,9 @@ package class AnyNode: @unchecked Sendable {
   @usableFromInline final var suspendsWhenUnobserved = false
   /// Whether this node will never change again. Role; written under the lock.
   @exclusivity(unchecked) @usableFromInline final var isCompleted = false
-  /// Properties, subscriptions and attached downstream nodes that keep this node attached.
-  /// Lock.
-  @exclusivity(unchecked) @usableFromInline final var handles = 0
+  /// How many properties, subscriptions and attached downstream nodes keep this node attached
+  /// (its keep-alive handles): at zero, a node that is not a source is detached. Lock.
+  @exclusivity(unchecked) @usableFromInline final var keepAliveCount = 0
   /// How many changes the node has committed: what a derived value that depends on which
   /// value it last saw (`flatMapLatest`) compares. Role; written under the lock.
   @exclusivity(unchecked) @usableFromInline package final var changeCount: UInt64 = 0

@@ -146,10 +146,8 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       swap(&delivered, &previousDelivered)
       deliverDirectly(value, lockedRoot: root, context)
       withExtendedLifetime(previousDelivered) {}
-    } else if let cause {
-      writeThroughDerivedTraced(root, context, cause)
     } else {
-      writeThroughDerived(root, context)
+      writeThroughDerived(root, context, cause: cause)
     }
     withExtendedLifetime((previousLatest, previousStaged)) {}
     Engine.finishDrain(of: root, context)
@@ -170,33 +168,25 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     } else {
       let entries = _slowPath(hasCatchingUpSinks) ? sinksCaughtUp() : sinks
       root.lock.unlock()
-      run(entries, with: value, context)
+      runSinks(entries, with: value, context)
     }
   }
 
   /// `write(_:lockedRoot:_:)` for a source that values are derived from, with the value staged
   /// and the role taken: propagate it. Unlocks. (Out of line, so that the common case's body
   /// stays small enough to be inlined.)
+  ///
+  /// - Parameter cause: A traced write's cause, which the delivery takes back; `nil` for an
+  ///   untraced one.
   @usableFromInline
-  func writeThroughDerived(_ root: Domain, _ context: ThreadContext) {
+  func writeThroughDerived(_ root: Domain, _ context: ThreadContext, cause: Cause?) {
     root.assertRole(context)
     hasStaged = true
     stagedSeq = writeSeq
+    if let cause { Tracing.noteWrite(cause, of: self, seq: writeSeq) }
     root.unsettled += 1
     root.lock.unlock()
-    Engine.deliverWrite(of: self, context)
-  }
-
-  /// `writeThroughDerived(_:_:)` for a traced write, whose `cause` the delivery takes back.
-  @usableFromInline
-  func writeThroughDerivedTraced(_ root: Domain, _ context: ThreadContext, _ cause: Cause) {
-    root.assertRole(context)
-    hasStaged = true
-    stagedSeq = writeSeq
-    Tracing.noteWrite(cause, of: self, seq: writeSeq)
-    root.unsettled += 1
-    root.lock.unlock()
-    Engine.deliverTracedWrite(of: self, context)
+    Engine.deliverWrite(of: self, context, traced: cause != nil)
   }
 
   /// `write(_:lockedRoot:_:)` while the role is taken: queue the value for the drainer, and
@@ -271,12 +261,9 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     if _fastPath(downstream.isEmpty) {
       // Straight to the sinks, without keeping the event anywhere.
       deliverDirectly(event, lockedRoot: root, context)
-    } else if let cause {
-      staged = event
-      writeThroughDerivedTraced(root, context, cause)
     } else {
       staged = event
-      writeThroughDerived(root, context)
+      writeThroughDerived(root, context, cause: cause)
     }
     Engine.finishDrain(of: root, context)
     #if DEBUG

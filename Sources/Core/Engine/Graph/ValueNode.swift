@@ -191,13 +191,13 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     // look up the element type's metadata for.
     let entries = committedSinks
     committedSinks = nil
-    if let entries { run(entries, with: delivered, context) }
+    if let entries { runSinks(entries, with: delivered, context) }
   }
 
   /// Runs `entries` in order with `value`, skipping any cancelled on this thread meanwhile.
   /// (Always inlined: a call of its own costs a write straight to the sinks a twentieth.)
   @inlinable @inline(__always)
-  final func run(
+  final func runSinks(
     _ entries: ContiguousArray<SinkEntry<Value>>, with value: Value, _ context: ThreadContext
   ) {
     assertUnlocked()

@@ -74,7 +74,7 @@ extension ValueNode {
       root.lock.unlock()
       return
     }
-    handles += 1
+    keepAliveCount += 1
     guard _fastPath(root.drainers.isEmpty) else {
       subscribeDuringDelivery(entry, owner, root, emitsCurrentValue, onCompletion, context)
       return

@@ -7,14 +7,14 @@
 #endif
 // Where available (not on Apple platforms, nor where the module is not built, as when
 // scripts/check-apple-glue emits this module alone), the lock is the C module's futex lock.
-#if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
-  import InvalidatingThreadLocal
+#if !canImport(Darwin) && canImport(InvalidatingPrimitives)
+  import InvalidatingPrimitives
 #endif
 
 /// The engine's mutual-exclusion lock: `os_unfair_lock` on Apple platforms (available since
 /// iOS 10 / macOS 10.12, so nothing newer than the package's minimums is needed) and elsewhere
 /// a futex lock of our own, a 32-bit word (`invalidating_lock_lock` and
-/// `invalidating_lock_unlock` in `Sources/ThreadLocal`).
+/// `invalidating_lock_unlock` in `Sources/Primitives`).
 ///
 /// Why not `pthread_mutex_t` on Linux: its uncontended lock and unlock are two calls through
 /// the PLT and about 50 instructions, most of a `Property.value` read. The futex lock's fast
@@ -61,7 +61,7 @@ package final class Lock: @unchecked Sendable {
     handle = Handle(primitive: block.bindMemory(to: Handle.Primitive.self, capacity: 1))
     #if canImport(Darwin)
       handle.primitive.initialize(to: os_unfair_lock())
-    #elseif canImport(InvalidatingThreadLocal)
+    #elseif canImport(InvalidatingPrimitives)
       handle.primitive.initialize(to: 0)
     #else
       handle.primitive.initialize(to: pthread_mutex_t())
@@ -74,7 +74,7 @@ package final class Lock: @unchecked Sendable {
   }
 
   deinit {
-    #if !canImport(Darwin) && !canImport(InvalidatingThreadLocal)
+    #if !canImport(Darwin) && !canImport(InvalidatingPrimitives)
       pthread_mutex_destroy(handle.primitive)
     #endif
     handle.primitive.deinitialize(count: 1)
@@ -95,7 +95,7 @@ package final class Lock: @unchecked Sendable {
     // Safe: as for Lock; the owner keeps the primitive allocated.
     #if canImport(Darwin)
       @usableFromInline typealias Primitive = os_unfair_lock
-    #elseif canImport(InvalidatingThreadLocal)
+    #elseif canImport(InvalidatingPrimitives)
       /// 0 unlocked, 1 locked, 2 locked with possibly a thread sleeping on it.
       @usableFromInline typealias Primitive = UInt32
     #else
@@ -113,7 +113,7 @@ package final class Lock: @unchecked Sendable {
     package func lock() {
       #if canImport(Darwin)
         os_unfair_lock_lock(primitive)
-      #elseif canImport(InvalidatingThreadLocal)
+      #elseif canImport(InvalidatingPrimitives)
         if _slowPath(invalidating_lock_lock(primitive) != 0) { Lock.waitsForItself() }
       #else
         pthread_mutex_lock(primitive)
@@ -131,7 +131,7 @@ package final class Lock: @unchecked Sendable {
     package func tryLock() -> Bool {
       #if canImport(Darwin)
         let locked = os_unfair_lock_trylock(primitive)
-      #elseif canImport(InvalidatingThreadLocal)
+      #elseif canImport(InvalidatingPrimitives)
         let locked = invalidating_lock_trylock(primitive) != 0
       #else
         let locked = pthread_mutex_trylock(primitive) == 0
@@ -154,7 +154,7 @@ package final class Lock: @unchecked Sendable {
       #endif
       #if canImport(Darwin)
         os_unfair_lock_unlock(primitive)
-      #elseif canImport(InvalidatingThreadLocal)
+      #elseif canImport(InvalidatingPrimitives)
         invalidating_lock_unlock(primitive)
       #else
         pthread_mutex_unlock(primitive)
@@ -225,7 +225,7 @@ extension Lock.Handle {
   /// Returns what to pass to `endUserCode(_:)`.
   @inlinable @inline(__always)
   package func holdForUserCode() -> UnsafeMutableRawPointer? {
-    #if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+    #if !canImport(Darwin) && canImport(InvalidatingPrimitives)
       return UnsafeMutableRawPointer(invalidating_lock_set_held_for_user_code(primitive))
     #else
       return nil
@@ -235,7 +235,7 @@ extension Lock.Handle {
   /// Ends what `holdForUserCode()` began; `previous` is what it returned.
   @inlinable @inline(__always)
   package func endUserCode(_ previous: UnsafeMutableRawPointer?) {
-    #if !canImport(Darwin) && canImport(InvalidatingThreadLocal)
+    #if !canImport(Darwin) && canImport(InvalidatingPrimitives)
       _ = invalidating_lock_set_held_for_user_code(
         previous?.assumingMemoryBound(to: UInt32.self))
     #endif

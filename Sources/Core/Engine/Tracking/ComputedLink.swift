@@ -65,7 +65,7 @@ final class ComputedLink<Value>: @unchecked Sendable {
   /// tracks them for many runs at once (see `Engine.recomputeSegment`), a computation not seen
   /// reading any runs untracked and is listed for the segment.
   @inlinable
-  func run(
+  func runBody(
     _ node: AnyNode, _ mode: _ReadMode, _ context: ThreadContext, _ body: () -> Value
   ) -> Value {
     if context.isInObservationSegment {
@@ -97,7 +97,7 @@ final class ComputedLink<Value>: @unchecked Sendable {
     let tracker = context.beginRun(
       mode: .delivery, elements: node.inputsElements, count: node.inputs.count,
       deliveredNode: node)
-    let value = run(node, .delivery, context, body)
+    let value = runBody(node, .delivery, context, body)
     if context.endRun(tracker) {
       context.finishRun(tracker)
     } else {
@@ -119,7 +119,7 @@ final class ComputedLink<Value>: @unchecked Sendable {
       node.unsafelyUnwrapped._withUnsafeGuaranteedRef { node in
         guard mode == .delivery else {
           var value: Value?
-          context.trackComputation(of: node) { value = run(node, mode, context, body) }
+          context.trackComputation(of: node) { value = runBody(node, mode, context, body) }
           return value.unsafelyUnwrapped
         }
         // A delivery: the node's inputs are the expected reads, kept alive and unchanged by
@@ -138,7 +138,7 @@ final class ComputedLink<Value>: @unchecked Sendable {
           tracker.inOrder = true
           tracker.outer = context.activeTracker
           context.setActiveTracker(tracker)
-          let value = run(node, .delivery, context, body)
+          let value = runBody(node, .delivery, context, body)
           context.setActiveTracker(tracker.outer)
           if _slowPath(!tracker.inOrder || tracker.matched != tracker.expectedCount) {
             // Still in use while relinking: attaching a new input may resume a suspended

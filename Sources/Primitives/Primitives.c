@@ -1,4 +1,4 @@
-#include "InvalidatingThreadLocal.h"
+#include "InvalidatingPrimitives.h"
 
 #if !defined(__APPLE__)
 

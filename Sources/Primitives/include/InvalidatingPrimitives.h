@@ -1,5 +1,4 @@
-// The engine's C helpers off Apple platforms. The module is named for the first of them, and
-// now holds two:
+// The engine's primitives written in C, for what Swift cannot express cheaply or at all:
 //
 // - The calling thread's engine context (see ThreadContext.swift), in a C thread-local
 //   variable: Swift has no thread-local storage of its own on Linux, and `pthread_getspecific`
@@ -13,9 +12,10 @@
 //
 // Apple platforms keep `pthread_getspecific` and `os_unfair_lock` (cheap there), so neither is
 // declared for them. On every platform: the count of domain splits (at the end), an atomic
-// counter that Swift has no portable way to keep before Apple's 2024 systems.
-#ifndef INVALIDATING_THREAD_LOCAL_H
-#define INVALIDATING_THREAD_LOCAL_H
+// counter that Swift has no portable way to keep before Apple's 2024 systems, and the debug
+// guards' words (the lock's owner, the locks a thread holds; see Engine+Guards.swift).
+#ifndef INVALIDATING_PRIMITIVES_H
+#define INVALIDATING_PRIMITIVES_H
 
 #if !defined(__APPLE__)
 
