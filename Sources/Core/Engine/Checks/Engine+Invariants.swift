@@ -62,7 +62,8 @@
         }
         check(
           node.keepAliveCount >= attachedDownstream,
-          "\(node.keepAliveCount) keep-alive handles for \(attachedDownstream) attached downstream nodes")
+          "\(node.keepAliveCount) keep-alive handles for \(attachedDownstream) attached downstream nodes"
+        )
         if node.isAttached && !node.isSource {
           for input in node.inputs {
             // A node that reads one input twice (combineLatest(a, a)) is listed twice.
@@ -97,7 +98,8 @@
       }
       check(
         node.keepAliveCount >= attachedDownstream,
-        "\(node.keepAliveCount) keep-alive handles for \(attachedDownstream) attached downstream nodes")
+        "\(node.keepAliveCount) keep-alive handles for \(attachedDownstream) attached downstream nodes"
+      )
       check(!(node.isAttached && node.isSuspended), "a node both attached and suspended")
       if node.isAttached && !node.isSource {
         for input in node.inputs {
