@@ -2,19 +2,22 @@ extension Engine {
   /// Delivers a write to a source that has derived nodes; its value is staged. Role.
   ///
   /// The source is the event's only one, kept alive by the caller (the source writing itself),
-  /// so no list of sources is needed. Inlined into its one caller, `writeThroughDerived`, with
-  /// a copy of the delivery for a traced write (see `Tracing`) and one for an untraced write.
+  /// so no list of sources is needed. Inlined into its one caller, `writeThroughDerived`, for
+  /// an untraced write; a traced one goes through `deliverTracedWrite(of:_:)`.
   @inline(__always)
   static func deliverWrite(of source: AnyNode, _ context: ThreadContext, traced: Bool) {
     source.assertRole()
     context.withSession { session in
       session.markWritten(source)
-      if _slowPath(traced) {
-        propagate(session, writes: 1, context, traced: true)
-      } else {
-        propagate(session, writes: 1, context, traced: false)
-      }
+      propagate(session, writes: 1, context, traced: traced)
     }
+  }
+
+  /// `deliverWrite(of:_:traced:)` for a traced write (see `Tracing`), out of line, so that the
+  /// untraced write's caller holds one copy of the delivery.
+  @inline(never)
+  static func deliverTracedWrite(of source: AnyNode, _ context: ThreadContext) {
+    deliverWrite(of: source, context, traced: true)
   }
 
   /// Delivers one event whose sources have their values staged and are listed in

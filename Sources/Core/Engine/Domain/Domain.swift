@@ -40,7 +40,7 @@ package final class Domain: @unchecked Sendable {
   // (`@exclusivity(unchecked)`), which would otherwise dominate the write path's cost.
   //
   // Layout: a write reads or stores every field from `lock` to `isClosing`, so those sit
-  // between fields a write never touches (`lockStorage`, `forward`, `mergedCount`, and after
+  // between fields a write never touches (`leadingPadding`, `forward`, `mergedCount`, and after
   // them the fields of splitting and padding): at offsets 48 to 152 of a 200-byte object, each
   // 64-byte cache line a write touches lies inside the object wherever `malloc` puts it
   // (16-byte aligned), and shares nothing with a neighbour. Without the padding, a neighbour
@@ -48,7 +48,9 @@ package final class Domain: @unchecked Sendable {
   // reference count each delivery takes) sent the line back and forth, and two relays written
   // from two threads took longer than one thread writing both.
 
-  @usableFromInline let lockStorage = Lock()
+  /// Padding, in the place of the `Lock` object the domain once held: it keeps the fields a write
+  /// touches at the offsets described above.
+  private let leadingPadding: UInt64 = 0
   /// The domain this one was merged into. Written holding both this domain's lock and its root's
   /// (a merge locks the two roots; a split, the root and then this domain): so either lock
   /// guards a read, and under the root's lock every chain of its tree stands still.
@@ -72,7 +74,8 @@ package final class Domain: @unchecked Sendable {
     didSet { hasCommitWork = !catchingUpNodes.isEmpty || !splitCandidates.isEmpty }
   }
 
-  /// The domain's lock, borrowed from `lockStorage` (which keeps it alive as long as the domain).
+  /// The domain's lock, a primitive in a block of its own (see `Lock`), made with the domain and
+  /// freed by its `deinit`.
   @usableFromInline let lock: Lock.Handle
   /// Whether `forward` is set: the hot paths test this flag, which costs no reference counting
   /// where testing the optional reference may retain it. Guarded by `lock`.
@@ -124,19 +127,22 @@ package final class Domain: @unchecked Sendable {
     var debugSpans: [[UInt]: (members: [Unmanaged<Domain>], count: Int)] = [:]
   #endif
 
-  @usableFromInline package init() { lock = lockStorage.handle }
+  @usableFromInline package init() { lock = .make() }
+
+  deinit {
+    #if DEBUG
+      // A domain freed while it forwards (nothing refers to it any more: its nodes are gone)
+      // is recorded freed, for the check that walks its parent's debug list of children. It
+      // may be freed with any lock held, so it takes none of the domains'.
+      FreedDomains.shared.recordFreed(
+        forward == nil ? nil : debugSerial, listing: debugChildren.values.map(\.serial))
+    #endif
+    lock.destroy()
+  }
 
   #if DEBUG
     /// This domain in the debug lists of children (see `ChildDomain`).
     let debugSerial = FreedDomains.shared.nextSerial()
-
-    /// A domain freed while it forwards (nothing refers to it any more: its nodes are gone)
-    /// is recorded freed, for the check that walks its parent's debug list of children. It
-    /// may be freed with any lock held, so it takes none of the domains'.
-    deinit {
-      FreedDomains.shared.recordFreed(
-        forward == nil ? nil : debugSerial, listing: debugChildren.values.map(\.serial))
-    }
   #endif
 
   /// Locks the root of this domain and returns it; the caller unlocks `root.lock`.

@@ -186,7 +186,11 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     if let cause { Tracing.noteWrite(cause, of: self, seq: writeSeq) }
     root.unsettled += 1
     root.lock.unlock()
-    Engine.deliverWrite(of: self, context, traced: cause != nil)
+    if _slowPath(cause != nil) {
+      Engine.deliverTracedWrite(of: self, context)
+    } else {
+      Engine.deliverWrite(of: self, context, traced: false)
+    }
   }
 
   /// `write(_:lockedRoot:_:)` while the role is taken: queue the value for the drainer, and
@@ -349,11 +353,12 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   package func complete() {
     // The common case, a relay nobody observes going away: nothing to tell anyone, so no
     // delivery in order, just the mark (under the lock, as a delivery would set it).
-    // Inlinable, so that the test of the sinks is specialized: unspecialized, looking up the
-    // generic types' metadata costs more than the rest.
+    // Every test reads a field of a type that is not generic: a relay's `deinit` runs this
+    // unspecialized, where testing `sinks` itself would look up the metadata of its generic
+    // types, which cost more than the rest of releasing the relay.
     let notBatching = ThreadContext.withCurrent { $0.batchDepth == 0 }
     let root = home.lockRoot()
-    if notBatching && root.drainers.isEmpty && downstream.isEmpty && sinks.isEmpty
+    if notBatching && root.drainers.isEmpty && downstream.isEmpty && !hasSinkEntries
       && completions.isEmpty
     {
       isCompleted = true

@@ -24,6 +24,13 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   /// leading ones, so cancelling in subscription order or in reverse costs O(1) each, and the
   /// array is compacted once tombstones are the majority.
   @exclusivity(unchecked) @usableFromInline final var sinks: ContiguousArray<SinkEntry<Value>> = []
+  {
+    didSet { hasSinkEntries = !sinks.isEmpty }
+  }
+  /// Whether `sinks` has entries (tombstones count): what `SourceNode.complete()` tests, which
+  /// runs in a relay's `deinit`, unspecialized, where testing the array itself looks up the
+  /// metadata of its generic types, most of what releasing a relay cost. Lock.
+  @exclusivity(unchecked) @usableFromInline final var hasSinkEntries = false
   @exclusivity(unchecked) @usableFromInline final var deadSinks = 0
   @exclusivity(unchecked) @usableFromInline final var firstLiveSink = 0
   /// Handlers to run when the node completes. Lock.
@@ -259,6 +266,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
         firstLiveSink <= sinks.count && sinks[..<firstLiveSink].allSatisfy { $0.id == 0 },
         "firstLiveSink \(firstLiveSink) skips a live sink")
       Engine.check(hasCatchingUpSinks == !catchingUp.isEmpty, "hasCatchingUpSinks out of date")
+      Engine.check(hasSinkEntries == !sinks.isEmpty, "hasSinkEntries out of date")
     }
 
     override final func checkCatchUpInvariants(_ root: Domain) {

@@ -8,6 +8,9 @@ package struct RingBuffer<Element> {
   @usableFromInline var head = 0
   @usableFromInline package private(set) var count = 0
 
+  /// An empty queue. (Inlinable: a queue made in specialized code, a relay's, then needs no
+  /// lookup of `Element?`'s metadata at run time, which cost a fifth of making a relay.)
+  @inlinable
   package init() {}
 
   @inlinable
