@@ -2,8 +2,8 @@ extension Engine {
   /// Delivers a write to a source that has derived nodes; its value is staged. Role.
   ///
   /// The source is the event's only one, kept alive by the caller (the source writing itself),
-  /// so no list of sources is needed. Inlined into its one caller, `writeThroughDerived`, for
-  /// an untraced write; a traced one goes through `deliverTracedWrite(of:_:)`.
+  /// so no list of sources is needed. Inlined into its two callers, `writeThroughDerived` for
+  /// an untraced write and for a traced one; `traced` is a constant in each.
   @inline(__always)
   static func deliverWrite(of source: AnyNode, _ context: ThreadContext, traced: Bool) {
     source.assertRole()
@@ -11,13 +11,6 @@ extension Engine {
       session.markWritten(source)
       propagate(session, writes: 1, context, traced: traced)
     }
-  }
-
-  /// `deliverWrite(of:_:traced:)` for a traced write (see `Tracing`), out of line, so that the
-  /// untraced write's caller holds one copy of the delivery.
-  @inline(never)
-  static func deliverTracedWrite(of source: AnyNode, _ context: ThreadContext) {
-    deliverWrite(of: source, context, traced: true)
   }
 
   /// Delivers one event whose sources have their values staged and are listed in

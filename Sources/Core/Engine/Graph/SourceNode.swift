@@ -146,8 +146,10 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       swap(&delivered, &previousDelivered)
       deliverDirectly(value, lockedRoot: root, context)
       withExtendedLifetime(previousDelivered) {}
-    } else {
+    } else if let cause {
       writeThroughDerived(root, context, cause: cause)
+    } else {
+      writeThroughDerived(root, context)
     }
     withExtendedLifetime((previousLatest, previousStaged)) {}
     Engine.finishDrain(of: root, context)
@@ -175,22 +177,28 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// `write(_:lockedRoot:_:)` for a source that values are derived from, with the value staged
   /// and the role taken: propagate it. Unlocks. (Out of line, so that the common case's body
   /// stays small enough to be inlined.)
-  ///
-  /// - Parameter cause: A traced write's cause, which the delivery takes back; `nil` for an
-  ///   untraced one.
   @usableFromInline
-  func writeThroughDerived(_ root: Domain, _ context: ThreadContext, cause: Cause?) {
+  func writeThroughDerived(_ root: Domain, _ context: ThreadContext) {
+    stageForDelivery(unlocking: root, context)
+    Engine.deliverWrite(of: self, context, traced: false)
+  }
+
+  /// `writeThroughDerived(_:_:)` for a traced write, whose `cause` the delivery takes back.
+  @usableFromInline
+  func writeThroughDerived(_ root: Domain, _ context: ThreadContext, cause: Cause) {
+    Tracing.noteWrite(cause, of: self, seq: writeSeq)
+    stageForDelivery(unlocking: root, context)
+    Engine.deliverWrite(of: self, context, traced: true)
+  }
+
+  /// Marks the newest write staged for the delivery this thread is about to run, then unlocks.
+  @inline(__always)
+  func stageForDelivery(unlocking root: Domain, _ context: ThreadContext) {
     root.assertRole(context)
     hasStaged = true
     stagedSeq = writeSeq
-    if let cause { Tracing.noteWrite(cause, of: self, seq: writeSeq) }
     root.unsettled += 1
     root.lock.unlock()
-    if _slowPath(cause != nil) {
-      Engine.deliverTracedWrite(of: self, context)
-    } else {
-      Engine.deliverWrite(of: self, context, traced: false)
-    }
   }
 
   /// `write(_:lockedRoot:_:)` while the role is taken: queue the value for the drainer, and
@@ -267,7 +275,11 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       deliverDirectly(event, lockedRoot: root, context)
     } else {
       staged = event
-      writeThroughDerived(root, context, cause: cause)
+      if let cause {
+        writeThroughDerived(root, context, cause: cause)
+      } else {
+        writeThroughDerived(root, context)
+      }
     }
     Engine.finishDrain(of: root, context)
     #if DEBUG
