@@ -265,6 +265,50 @@ extension Property where Value: Sendable {
   }
 }
 
+extension Signal where Element: Sendable {
+  /// The async operator of `strategy` for work that throws: each piece of work's outcome.
+  @inlinable
+  func _asyncResults<Output: Sendable>(
+    _ strategy: _AsyncStrategy, attempts: Int, file: StaticString, line: UInt,
+    _ work: @escaping @Sendable (Element) async throws -> Output
+  ) -> Signal<Result<Output, any Error>> {
+    _async(
+      strategy, origin: .made(strategy.operatorName, file: file, line: line),
+      work: _attempting(attempts, work)
+    ) { update in
+      guard case .finished(let result, _) = update else { return nil }
+      return result
+    }
+  }
+
+  /// The async operator of `strategy` for work that cannot fail: each piece of work's value.
+  @inlinable
+  func _asyncValues<Output: Sendable>(
+    _ strategy: _AsyncStrategy, file: StaticString, line: UInt,
+    _ work: @escaping @Sendable (Element) async -> Output
+  ) -> Signal<Output> {
+    _async(strategy, origin: .made(strategy.operatorName, file: file, line: line)) { element in
+      .success(await work(element))
+    } update: { update in
+      guard case .finished(.success(let output), _) = update else { return nil }
+      return output
+    }
+  }
+}
+
+extension Property where Value: Sendable {
+  /// The async operator of `strategy`: the phase of the work.
+  @inlinable
+  func _asyncPhase<Output: Sendable>(
+    _ strategy: _AsyncStrategy, attempts: Int, file: StaticString, line: UInt,
+    _ work: @escaping @Sendable (Value) async throws -> Output
+  ) -> Property<AsyncPhase<Output>> {
+    _async(
+      strategy, origin: .made(strategy.operatorName, file: file, line: line),
+      work: _attempting(attempts, work))
+  }
+}
+
 /// `work`, tried up to `attempts` times while it throws (a cancelled task is not tried again),
 /// its outcome as a `Result`.
 @inlinable
