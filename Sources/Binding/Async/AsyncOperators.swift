@@ -1,10 +1,11 @@
 import InvalidatingCore
 
 // The async operators: one entry point per strategy and shape, all of them on `_AsyncWork`
-// (AsyncWork/), which the strategy drives. What the strategies share (a task per element,
-// cancelled when superseded or unobserved, never delivering late; the end of the input) is
-// told in full on `flatMapLatest`, the others tell what their strategy does. In the order of
-// their names, which is the order of the API baseline's dump.
+// (AsyncWork/), which the strategy drives (`_asyncResults`, `_asyncValues` and a property's
+// `_async`). What the strategies share (a task per element, cancelled when superseded or
+// unobserved, never delivering late; the end of the input) is told in full on
+// `flatMapLatest`; the others tell what their strategy does. In the order of their names,
+// which is the order of the API baseline's dump.
 
 extension Signal where Element: Sendable {
   /// Runs `work` for each event, one at a time, in order: a signal of the results.
@@ -236,7 +237,7 @@ extension Property where Value: Sendable {
     attempts: Int = 1, file: StaticString = #fileID, line: UInt = #line,
     _ work: @escaping @Sendable (Value) async throws -> Output
   ) -> Property<AsyncPhase<Output>> {
-    _asyncPhase(.concat, attempts: attempts, file: file, line: line, work)
+    _async(.concat, attempts: attempts, file: file, line: line, work)
   }
 
   /// Runs `work` for the current value and for each change, all of them concurrently: a property of where the
@@ -267,7 +268,7 @@ extension Property where Value: Sendable {
     attempts: Int = 1, file: StaticString = #fileID, line: UInt = #line,
     _ work: @escaping @Sendable (Value) async throws -> Output
   ) -> Property<AsyncPhase<Output>> {
-    _asyncPhase(.merge, attempts: attempts, file: file, line: line, work)
+    _async(.merge, attempts: attempts, file: file, line: line, work)
   }
 
   /// Runs `work` for the current value and for each change, ignoring those that arrive while work is in flight: a property of where the
@@ -298,7 +299,7 @@ extension Property where Value: Sendable {
     attempts: Int = 1, file: StaticString = #fileID, line: UInt = #line,
     _ work: @escaping @Sendable (Value) async throws -> Output
   ) -> Property<AsyncPhase<Output>> {
-    _asyncPhase(.first, attempts: attempts, file: file, line: line, work)
+    _async(.first, attempts: attempts, file: file, line: line, work)
   }
 
   /// Runs `work` for the current value and for each change, cancelling the work in flight when a new one arrives (latest wins): a property of where the
@@ -333,7 +334,7 @@ extension Property where Value: Sendable {
     attempts: Int = 1, file: StaticString = #fileID, line: UInt = #line,
     _ work: @escaping @Sendable (Value) async throws -> Output
   ) -> Property<AsyncPhase<Output>> {
-    _asyncPhase(.latest, attempts: attempts, file: file, line: line, work)
+    _async(.latest, attempts: attempts, file: file, line: line, work)
   }
 
 }
