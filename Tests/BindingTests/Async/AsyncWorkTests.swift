@@ -41,38 +41,22 @@ struct AsyncWorkTests {
 
   @Test("flatMap runs every element's work at once and delivers each as it finishes")
   func mergeRunsEverything() async {
-    let clock = TestClock()
-    let jobs = PublishRelay<Int>()
-    let done = jobs.flatMap { seconds in
-      try? await clock.sleep(for: .seconds(seconds))
-      return seconds
-    }
-    let recorded = Recorder(done, clock: clock)
-    jobs.accept(3)
-    jobs.accept(1)
-    jobs.accept(2)
-    await clock.advance(by: .seconds(5))
+    let jobs = SleepingJobs { input, work in input.flatMap(work) }
+    jobs.send(3, 1, 2)
+    await jobs.clock.advance(by: .seconds(5))
     #expect(
-      recorded.records == [
+      jobs.recorded.records == [
         Recorded(.seconds(1), 1), Recorded(.seconds(2), 2), Recorded(.seconds(3), 3),
       ])
   }
 
   @Test("concatMap runs one element's work at a time, in order")
   func concatQueues() async {
-    let clock = TestClock()
-    let jobs = PublishRelay<Int>()
-    let done = jobs.concatMap { seconds in
-      try? await clock.sleep(for: .seconds(seconds))
-      return seconds
-    }
-    let recorded = Recorder(done, clock: clock)
-    jobs.accept(3)
-    jobs.accept(1)
-    jobs.accept(2)
-    await clock.advance(by: .seconds(10))
+    let jobs = SleepingJobs { input, work in input.concatMap(work) }
+    jobs.send(3, 1, 2)
+    await jobs.clock.advance(by: .seconds(10))
     #expect(
-      recorded.records == [
+      jobs.recorded.records == [
         Recorded(.seconds(3), 3), Recorded(.seconds(4), 1), Recorded(.seconds(6), 2),
       ])
   }
@@ -207,21 +191,14 @@ struct AsyncWorkTests {
 
   @Test("When the input ends, the work in flight delivers, then the output ends")
   func inputEndEndsOutputAfterTheWork() async {
-    let clock = TestClock()
-    var jobs: PublishRelay<Int>? = PublishRelay<Int>()
-    let done = jobs!.concatMap { seconds in
-      try? await clock.sleep(for: .seconds(seconds))
-      return seconds
-    }
-    let recorded = Recorder(done, clock: clock)
-    jobs?.accept(1)
-    jobs?.accept(2)
-    jobs = nil
-    await clock.settle()
-    #expect(!recorded.isCompleted)
-    await clock.advance(by: .seconds(3))
-    #expect(recorded.values == [1, 2])
-    #expect(recorded.isCompleted)
+    let jobs = SleepingJobs { input, work in input.concatMap(work) }
+    jobs.send(1, 2)
+    jobs.endInput()
+    await jobs.clock.settle()
+    #expect(!jobs.recorded.isCompleted)
+    await jobs.clock.advance(by: .seconds(3))
+    #expect(jobs.recorded.values == [1, 2])
+    #expect(jobs.recorded.isCompleted)
   }
 
   @Test("startWith events and a property's value start work when the operator is made")

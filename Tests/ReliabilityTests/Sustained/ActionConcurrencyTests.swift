@@ -10,8 +10,9 @@ import Testing
 #endif
 
 /// `Action`'s refusal is atomic: threads that apply one action at once never start two
-/// executions, every execution they were told started runs and delivers once, and the state
-/// they read afterwards is the state their writes left.
+/// executions (while one is in flight every apply is refused), every execution they were told
+/// started runs and delivers once, and the state they read afterwards is the state their
+/// writes left.
 @Suite("Sustained load: an Action applied from several threads at once")
 struct ActionConcurrencyTests {
   /// What the action's work saw: executions started, in flight at once at most.
@@ -29,55 +30,129 @@ struct ActionConcurrencyTests {
     var mostInFlight: Int { state.withLock { $0.mostInFlight } }
   }
 
-  @Test("Four threads applying at once: one execution at a time, each accepted one runs once")
+  /// Holds the work of one round until the test opens it: while it is shut, the execution the
+  /// round accepted is in flight, whether its task has run yet or not.
+  final class Gate: Sendable {
+    private let state = Mutex<(isOpen: Bool, waiter: CheckedContinuation<Void, Never>?)>(
+      (false, nil))
+
+    /// Returns once the gate is open.
+    func pass() async {
+      await withCheckedContinuation { continuation in
+        let isOpen = state.withLock { state in
+          if !state.isOpen { state.waiter = continuation }
+          return state.isOpen
+        }
+        if isOpen { continuation.resume() }
+      }
+    }
+
+    func open() {
+      let waiter = state.withLock { state in
+        state.isOpen = true
+        defer { state.waiter = nil }
+        return state.waiter
+      }
+      waiter?.resume()
+    }
+  }
+
+  /// Which thread applied, in which round.
+  struct Applied: Hashable, Sendable {
+    let round: Int
+    let thread: Int
+  }
+
+  /// One apply: who made it, and the gate its work waits at.
+  struct Attempt: Sendable {
+    let applied: Applied
+    let gate: Gate
+  }
+
+  /// Holds threads until all of them have arrived, so that their applies meet.
+  final class StartLine: Sendable {
+    private let arrived = Atomic(0)
+    private let count: Int
+    init(_ count: Int) { self.count = count }
+
+    func wait() {
+      arrived.add(1, ordering: .acquiringAndReleasing)
+      while arrived.load(ordering: .acquiring) < count { sched_yield() }
+    }
+  }
+
+  @Test("Four threads applying at once: exactly one accepted while it executes, each delivers once")
   func atomicRefusal() async {
     let executions = Executions()
-    let action = Action { (thread: Int) in
+    let action = Action { (attempt: Attempt) in
       executions.begin()
-      await Task.yield()
+      await attempt.gate.pass()
       executions.end()
-      return thread
+      return attempt.applied
     }
     let delivered = DispatchSemaphore(value: 0)
-    let deliveries = Mutex(0)
-    let token = action.values.subscribe { _ in
-      deliveries.withLock { $0 += 1 }
+    let deliveries = Mutex<[Applied]>([])
+    let token = action.values.subscribe { applied in
+      deliveries.withLock { $0.append(applied) }
       delivered.signal()
     }
-    let accepted = Mutex(0)
-    let threads = 4
-    let attempts = 2_000
-    // Each thread applies `attempts` times, as fast as it can: most applies meet an execution
-    // in flight, started by any thread. (A fixed count, not "until n were accepted": with the
-    // whole suite running, the executions' tasks may wait long for a thread of the pool.)
-    await onThreads(threads) { thread in
-      for _ in 0..<attempts {
-        if action.apply(thread) {
-          accepted.withLock { $0 += 1 }
-        } else {
-          // Refused: let the execution's task have a core (the machine may have two).
-          sched_yield()
+    let (threads, rounds, attempts) = (4, 100, 200)
+    var accepted: [Applied] = []
+    var roundsNotAcceptingOne: [Int] = []
+    var refused = 0
+    var stateWhileShut: [(isExecuting: Bool, isEnabled: Bool)] = []
+    var arrived = 0
+    // Each round: the threads, released at once, apply `attempts` times each while the work
+    // of the execution accepted waits at the round's gate, shut. The first apply of a round
+    // finds the action idle (the previous round's execution has delivered), so exactly one
+    // is accepted, and every other is refused: it is made while that execution is in flight,
+    // by construction, however soon or late its task runs. A check-then-act race accepts a
+    // second. Then the gate opens, and the accepted execution delivers, once.
+    for round in 0..<rounds {
+      let gate = Gate()
+      let startLine = StartLine(threads)
+      let outcomes = Mutex<(accepted: [Applied], refused: Int)>(([], 0))
+      await onThreads(threads) { thread in
+        startLine.wait()
+        for _ in 0..<attempts {
+          let applied = Applied(round: round, thread: thread)
+          if action.apply(Attempt(applied: applied, gate: gate)) {
+            outcomes.withLock { $0.accepted.append(applied) }
+          } else {
+            outcomes.withLock { $0.refused += 1 }
+          }
         }
       }
-    }
-    // Each accepted execution delivers its value once; wait for them all (bounded, so that a
-    // lost execution fails the test instead of hanging it), off the tasks' threads.
-    let total = accepted.withLock { $0 }
-    let arrived = await offThePool {
-      var arrived = 0
-      while arrived < total,
-        delivered.wait(timeout: .now() + 30 * Sustained.slowdown) == .success
-      {
-        arrived += 1
+      let (acceptedNow, refusedNow) = outcomes.withLock { ($0.accepted, $0.refused) }
+      accepted += acceptedNow
+      refused += refusedNow
+      if acceptedNow.count != 1 { roundsNotAcceptingOne.append(round) }
+      stateWhileShut.append((action.isExecuting.value, action.isEnabled.value))
+      gate.open()
+      // Bounded, so that a lost execution fails the test instead of hanging it; off the
+      // tasks' threads, which the execution needs.
+      let expected = acceptedNow.count
+      arrived += await offThePool {
+        var arrived = 0
+        while arrived < expected,
+          delivered.wait(timeout: .now() + 30 * Sustained.slowdown) == .success
+        {
+          arrived += 1
+        }
+        return arrived
       }
-      return arrived
+      if arrived != accepted.count { break }
     }
-    print("sustained: \(threads) threads, \(total) executions accepted")
-    #expect(total > 0)
-    #expect(arrived == total)
-    #expect(executions.started == total)
+    print(
+      "sustained: \(threads) threads, \(accepted.count) executions accepted, \(refused) refused")
+    #expect(roundsNotAcceptingOne.isEmpty)
+    #expect(accepted.count == rounds)
+    #expect(refused == rounds * (threads * attempts - 1))
+    #expect(stateWhileShut.allSatisfy { $0.isExecuting && !$0.isEnabled })
+    #expect(arrived == accepted.count)
+    #expect(deliveries.withLock { $0 } == accepted)
+    #expect(executions.started == accepted.count)
     #expect(executions.mostInFlight == 1)
-    #expect(deliveries.withLock { $0 } == total)
     #expect(!action.isExecuting.value)
     #expect(action.isEnabled.value)
     _ = token

@@ -200,10 +200,10 @@ final class _AsyncWork<Input: Sendable, Output: Sendable>: @unchecked Sendable {
 
 extension Signal where Element: Sendable {
   /// Runs `work` for each event with `strategy`: the signal of what `update` makes of each
-  /// piece of work's updates (`nil`: none).
+  /// piece of work's updates (`nil`: none). `file` and `line` are the operator's caller's.
   @inlinable
   func _async<Output: Sendable, Event>(
-    _ strategy: _AsyncStrategy, origin: NodeOrigin,
+    _ strategy: _AsyncStrategy, file: StaticString, line: UInt,
     work: @escaping @Sendable (Element) async -> Result<Output, any Error>,
     update: @escaping @Sendable (_AsyncUpdate<Output>) -> Event?
   ) -> Signal<Event> {
@@ -211,6 +211,7 @@ extension Signal where Element: Sendable {
     let results = storage.makeResults()
     let events = Unmanaged.passUnretained(node)
     let finished = Unmanaged<ValueNode<_AsyncCompletion<Output>?>>.passUnretained(results)
+    let origin = NodeOrigin.made(strategy.operatorName, file: file, line: line)
     let output = Signal<Event>._derived(from: [node, results], origin: origin) {
       var change: _AsyncUpdate<Output>?
       if let element = ValueNode.read(events, .delivery) { change = storage.receive(element) }
@@ -230,14 +231,16 @@ extension Signal where Element: Sendable {
 }
 
 extension Property where Value: Sendable {
-  /// Runs `work` for this property's value and for each change with `strategy`: the phase of
-  /// the work.
+  /// Runs `work` for this property's value and for each change with `strategy`, tried up to
+  /// `attempts` times while it throws: the phase of the work. `file` and `line` are the
+  /// operator's caller's.
   @inlinable
   func _async<Output: Sendable>(
-    _ strategy: _AsyncStrategy, origin: NodeOrigin,
-    work: @escaping @Sendable (Value) async -> Result<Output, any Error>
+    _ strategy: _AsyncStrategy, attempts: Int, file: StaticString, line: UInt,
+    _ work: @escaping @Sendable (Value) async throws -> Output
   ) -> Property<AsyncPhase<Output>> {
-    let storage = _AsyncWork<Value, Output>(strategy, work: work)
+    let storage = _AsyncWork<Value, Output>(strategy, work: _attempting(attempts, work))
+    let origin = NodeOrigin.made(strategy.operatorName, file: file, line: line)
     let results = storage.makeResults()
     unowned(unsafe) let input = node
     let finished = Unmanaged<ValueNode<_AsyncCompletion<Output>?>>.passUnretained(results)
@@ -262,6 +265,34 @@ extension Property where Value: Sendable {
     storage.endsWithInput(
       subscribe({ _ in }, onCompleted: { [weak storage] in storage?.inputEnded() }))
     return phase
+  }
+}
+
+extension Signal where Element: Sendable {
+  /// The async operator of `strategy` for work that throws: each piece of work's outcome.
+  @inlinable
+  func _asyncResults<Output: Sendable>(
+    _ strategy: _AsyncStrategy, attempts: Int, file: StaticString, line: UInt,
+    _ work: @escaping @Sendable (Element) async throws -> Output
+  ) -> Signal<Result<Output, any Error>> {
+    _async(strategy, file: file, line: line, work: _attempting(attempts, work)) { update in
+      guard case .finished(let result, _) = update else { return nil }
+      return result
+    }
+  }
+
+  /// The async operator of `strategy` for work that cannot fail: each piece of work's value.
+  @inlinable
+  func _asyncValues<Output: Sendable>(
+    _ strategy: _AsyncStrategy, file: StaticString, line: UInt,
+    _ work: @escaping @Sendable (Element) async -> Output
+  ) -> Signal<Output> {
+    _async(strategy, file: file, line: line) { element in
+      .success(await work(element))
+    } update: { update in
+      guard case .finished(.success(let output), _) = update else { return nil }
+      return output
+    }
   }
 }
 

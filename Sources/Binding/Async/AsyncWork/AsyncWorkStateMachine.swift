@@ -10,6 +10,17 @@ enum _AsyncStrategy: Sendable {
   case concat
   /// Elements that arrive while work is in flight are dropped.
   case first
+
+  /// The name of the strategy's operator, for traces.
+  @inlinable
+  var operatorName: StaticString {
+    switch self {
+    case .latest: "flatMapLatest"
+    case .merge: "flatMap"
+    case .concat: "concatMap"
+    case .first: "flatMapFirst"
+    }
+  }
 }
 
 /// The state of async work per element, as a value: what is in flight, what waits, whether
