@@ -298,11 +298,8 @@ extension Engine {
   ) {
     let context = ThreadContext.current
     let root = domain.lockRoot()
-    if root.drainers.isEmpty {
-      takeRole(of: root, context)
-      root.lock.unlock()
-      change()
-      finishDrain(of: root, context)
+    if runHoldingRoleIfFree(lockedRoot: root, context, change) {
+      return
     } else if root.isDrained(onlyBy: context) {
       root.lock.unlock()
       change()
@@ -317,21 +314,33 @@ extension Engine {
     }
   }
 
-  /// Runs `change` as the drainer of `domain` once no event of it is being delivered: at once
-  /// if the role is free (taking it), otherwise queued, even behind this thread's own delivery.
-  /// Detaching goes this way, so no node leaves the graph in the middle of an event. It never
-  /// waits: it runs when values are released, wherever that happens.
-  static func performAfterDelivery(in domain: Domain, _ change: @escaping @Sendable () -> Void) {
+  /// Detaches `node` (`detach(_:)`) as the drainer of its domain once no event of it is being
+  /// delivered: at once if the role is free (taking it), otherwise queued, even behind this
+  /// thread's own delivery, so no node leaves the graph in the middle of an event. It never
+  /// waits: it runs when values are released, wherever that happens. (At once, nothing is
+  /// allocated: the queued task's closure is made only when it must be queued.)
+  static func detachAfterDelivery(_ node: AnyNode) {
     let context = ThreadContext.current
-    let root = domain.lockRoot()
-    if root.drainers.isEmpty {
-      takeRole(of: root, context)
-      root.lock.unlock()
-      change()
-      finishDrain(of: root, context)
-    } else {
-      root.queue.append(.task(change, depth: 0))
+    let root = node.home.lockRoot()
+    if !runHoldingRoleIfFree(lockedRoot: root, context, { detach(node) }) {
+      root.queue.append(.task({ detach(node) }, depth: 0))
       root.lock.unlock()
     }
+  }
+
+  /// If the role of `root` (locked) is free: takes it, unlocks, runs `body`, finishes the drain
+  /// (delivering what others queued meanwhile) and returns `true`. Otherwise returns `false`
+  /// with the lock still held. The common case of every change made in delivery order, with
+  /// nothing to allocate.
+  @inline(__always)
+  static func runHoldingRoleIfFree(
+    lockedRoot root: Domain, _ context: ThreadContext, _ body: () -> Void
+  ) -> Bool {
+    guard root.drainers.isEmpty else { return false }
+    takeRole(of: root, context)
+    root.lock.unlock()
+    body()
+    finishDrain(of: root, context)
+    return true
   }
 }

@@ -5,6 +5,11 @@ extension Engine {
   /// Attaches a new derived node to its inputs, in delivery order.
   @usableFromInline
   static func attachInOrder<Value>(_ node: DerivedNode<Value>) {
+    let context = ThreadContext.current
+    let root = node.home.lockRoot()
+    // The common case, nothing under delivery: attach now, with no task to allocate.
+    if runHoldingRoleIfFree(lockedRoot: root, context, { attach(node) }) { return }
+    root.lock.unlock()
     performInOrder(in: node.home) { attach(node) }
   }
 
@@ -212,7 +217,7 @@ extension AnyNode {
 
   /// Takes an unused derived node out of the graph once no event of its domain is delivered.
   final func detachAfterDelivery() {
-    Engine.performAfterDelivery(in: home) { [self] in Engine.detach(self) }
+    Engine.detachAfterDelivery(self)
   }
 }
 
@@ -356,7 +361,7 @@ extension Engine {
       if reranked { session.reorder() }
       if inputChangesLater { session.push(node) }
     }
-    for input in released { performAfterDelivery(in: input.home) { detach(input) } }
+    for input in released { detachAfterDelivery(input) }
     #if DEBUG
       checkLocalInvariants(of: node)
       for input in oldInputs { checkLocalInvariants(of: input) }

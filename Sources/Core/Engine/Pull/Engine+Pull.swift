@@ -58,32 +58,43 @@ extension Engine {
   }
 
   /// Lets the inputs of `node`, a node being freed, and what its closures capture, go from a
-  /// loop rather than from inside its `deinit`, so freeing a chain takes constant stack: they
-  /// join the thread's release list, and the outermost call runs the loop, in which the deinits
-  /// of the nodes it frees only add to the list. The merges the node's links held together are
-  /// let go first (`Domain.releaseSpan`).
+  /// loop rather than from inside its `deinit`, so freeing a chain takes constant stack. The
+  /// outermost call marks the thread as releasing, lets them go itself, then runs the loop;
+  /// the deinits of the nodes that frees only add their inputs and closures to the thread's
+  /// release list, which the loop empties. The merges the node's links held together are let
+  /// go first (`Domain.releaseSpan`).
   ///
   /// The closures matter as much as the inputs: a computed property's computation captures the
   /// `Property` it reads, so freeing the closure's context frees that property, its node, and
   /// so on down the chain. Listed here, the closure outlives the node's own fields, and dies in
   /// the loop.
   ///
+  /// The common case, one node freed whose inputs live on (a `map` of a relay released), boxes
+  /// nothing: only a nested call lists what it lets go.
+  ///
   /// - Parameters:
-  ///   - compute: The node's closures that may capture user values, each a value the list
-  ///   - recompute: holds inline (a closure fits an existential's buffer; a pair would not).
-  static func releaseInputs(
-    of node: AnyNode, along compute: consuming Any, _ recompute: consuming Any
+  ///   - compute: The node's computation, moved out of the node: it may capture user values.
+  ///   - recompute: The node's delivery step, moved out likewise.
+  static func releaseInputs<Compute, Recompute>(
+    of node: AnyNode, along compute: consuming Compute, _ recompute: consuming Recompute
   ) {
     let context = ThreadContext.current
-    if !node.inputs.isEmpty {
-      if _slowPath(!node.inputsShareHome) { Domain.releaseSpan(of: node) }
-      context.releasing.append(node.inputs)
-      node.inputs = []
+    if !node.inputs.isEmpty, _slowPath(!node.inputsShareHome) { Domain.releaseSpan(of: node) }
+    guard !context.isReleasing else {
+      // Nested: freed by the loop (or by the outermost call) below; list, do not recurse.
+      if !node.inputs.isEmpty {
+        context.releasing.append(node.inputs)
+        node.inputs = []
+      }
+      context.releasing.append(consume compute)
+      context.releasing.append(consume recompute)
+      return
     }
-    context.releasing.append(consume compute)
-    context.releasing.append(consume recompute)
-    guard !context.isReleasing else { return }
     context.isReleasing = true
+    // Every node these free lists what it lets go instead of freeing it.
+    node.inputs = []
+    _ = consume compute
+    _ = consume recompute
     while let next = context.releasing.popLast() { _ = next }
     context.isReleasing = false
   }
