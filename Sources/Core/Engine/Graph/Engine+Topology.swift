@@ -35,8 +35,12 @@ extension Engine {
   /// Disconnects a derived node nothing refers to any more, and then any input left unused.
   /// Role.
   static func detach(_ node: AnyNode) {
-    var work: [AnyNode] = [node]
-    while let next = work.popLast() {
+    // The node in hand first; `work` holds the inputs it leaves unused, and is allocated only
+    // when there are some (a `map` of a relay released leaves none).
+    var inHand: AnyNode? = node
+    var work: [AnyNode] = []
+    while let next = inHand ?? work.popLast() {
+      inHand = nil
       let root = next.home.lockRoot()
       root.assertRole(ThreadContext.current)
       guard next.isAttached, next.keepAliveCount == 0, !next.isSource else {
