@@ -88,14 +88,13 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // A first value that read a value computed from inputs it is not linked to (a suspended
     // computed property whose branch flipped) is not described by the stamp: the attachment
     // recomputes it from what the inputs delivered, as it does after a write.
-    let context = ThreadContext.current
-    let enclosingCacheable = context.pulledValueIsCacheable
-    context.pulledValueIsCacheable = true
-    guard let initial = compute(.latest, nil) else {
+    let (computed, cacheable) = ThreadContext.current.withOwnCacheability(propagating: false) {
+      compute(.latest, nil)
+    }
+    guard let initial = computed else {
       Engine.misuse("A derived node's compute must return a value when previous is nil.")
     }
-    if !context.pulledValueIsCacheable { stamp.settled = false }
-    context.pulledValueIsCacheable = enclosingCacheable
+    if !cacheable { stamp.settled = false }
     self.compute = compute
     self.creationStamp = stamp
     self.pullStep = Self.pullStep
@@ -241,14 +240,13 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     let previous = delivered
     root.lock.unlock()
     context.beginComputing(self)
-    // The computation's own answer, and the enclosing one's: a value not cacheable here (it
-    // read inputs the node is not linked to) is not cacheable for a computation that read it
-    // either, whose stamp those inputs' writes do not move any more than this one's.
-    let enclosingCacheable = context.pulledValueIsCacheable
-    context.pulledValueIsCacheable = true
-    var value: Value? = compute(.latest, previous) ?? previous
-    let cacheable = context.pulledValueIsCacheable
-    context.pulledValueIsCacheable = enclosingCacheable && cacheable
+    // A value not cacheable here (it read inputs the node is not linked to) is not cacheable
+    // for the computation that read it either.
+    let computed = context.withOwnCacheability(propagating: true) {
+      compute(.latest, previous) ?? previous
+    }
+    var value: Value? = computed.result
+    let cacheable = computed.cacheable
     context.endComputing()
     let again = home.lockRoot()
     // Pulls on several threads may finish out of order: one that began at an older stamp

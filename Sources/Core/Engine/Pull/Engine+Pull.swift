@@ -101,6 +101,27 @@ extension Engine {
 
 }
 
+extension ThreadContext {
+  /// Runs `body`, a computation on demand, with an answer of its own to whether its value may
+  /// be cached (`pulledValueIsCacheable`, which starts `true` and which a read of an input the
+  /// node is not linked to clears); returns what `body` returns and that answer, which stays
+  /// readable inside `body` too. The enclosing computation's answer is restored after it, and
+  /// cleared as well when `propagating` and this one's is `false`: a value not cacheable here
+  /// is not cacheable for a computation that read it either (its stamp does not move for those
+  /// inputs' writes any more than this one's).
+  @inlinable @inline(__always)
+  func withOwnCacheability<Result>(
+    propagating: Bool, _ body: () -> Result
+  ) -> (result: Result, cacheable: Bool) {
+    let enclosing = pulledValueIsCacheable
+    pulledValueIsCacheable = true
+    let result = body()
+    let cacheable = pulledValueIsCacheable
+    pulledValueIsCacheable = propagating ? enclosing && cacheable : enclosing
+    return (result, cacheable)
+  }
+}
+
 extension Engine {
   /// Tells the pull under way on this thread that the computation running reads a node it
   /// is not linked to (a `flatMapLatest` following, on demand, an inner property it has not

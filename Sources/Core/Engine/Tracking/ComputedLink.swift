@@ -172,19 +172,19 @@ extension ThreadContext {
     // A first run that read a value computed from inputs it is not linked to (a suspended
     // computed property whose branch flipped) is not described by its domain's stamp: it is
     // neither cached for it nor taken as settled.
-    let enclosingCacheable = pulledValueIsCacheable
-    pulledValueIsCacheable = true
-    defer { pulledValueIsCacheable = enclosingCacheable }
-    withTracker(mode: .latest, expected: [], body) { tracker in
-      inputs = tracker.recorded
-      // Merged with the node's span counted (see `Domain.join`): the node, made next, holds it.
-      let domain = inputs.isEmpty ? Domain() : Domain.join(from: nil, inputs)
-      stamp = domain.writeStamp()
-      if tracker.newDependencyChangedSinceRead() || !pulledValueIsCacheable {
-        stamp.settled = false
+    _ = withOwnCacheability(propagating: false) {
+      withTracker(mode: .latest, expected: [], body) { tracker in
+        inputs = tracker.recorded
+        // Merged with the node's span counted (see `Domain.join`): the node, made next, holds
+        // it.
+        let domain = inputs.isEmpty ? Domain() : Domain.join(from: nil, inputs)
+        stamp = domain.writeStamp()
+        if tracker.newDependencyChangedSinceRead() || !pulledValueIsCacheable {
+          stamp.settled = false
+        }
+        home = domain
+        held = tracker.takeHeld()
       }
-      home = domain
-      held = tracker.takeHeld()
     }
     return (inputs, home.unsafelyUnwrapped, stamp, held)
   }
