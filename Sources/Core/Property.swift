@@ -29,6 +29,9 @@
 /// relays behind a property are released, the property keeps its last value and completes.
 open class Property<Value> {
   @usableFromInline package final let node: ValueNode<Value>
+  /// What shows this property's reads to Observation (`PropertyObservation`), made when an
+  /// Observation tracking first reads it. Lock (the node's root domain's).
+  @exclusivity(unchecked) final var observation: AnyObject?
 
   /// Wraps `node`, keeping it attached to the graph for as long as this property lives,
   /// unless it is attached only while observed (a computed property's node).
@@ -61,7 +64,7 @@ open class Property<Value> {
   /// - Complexity: O(1) with one uncontended lock, unless a write is still waiting for
   ///   delivery, when a derived value is recomputed from its sources.
   @inlinable
-  public final var value: Value { node.trackedValue() }
+  public final var value: Value { node.trackedValue(visibleThrough: self) }
 
   /// Calls `sink` at once with the current value, then with every change, in order.
   ///
