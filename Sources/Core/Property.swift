@@ -29,9 +29,11 @@
 /// relays behind a property are released, the property keeps its last value and completes.
 open class Property<Value> {
   @usableFromInline package final let node: ValueNode<Value>
-  /// What shows this property's reads to Observation (`PropertyObservation`), made when an
-  /// Observation tracking first reads it. Lock (the node's root domain's).
-  @exclusivity(unchecked) final var observation: AnyObject?
+  /// What shows this property's reads to Observation: the address of a retained
+  /// `PropertyObservation`, made when an Observation tracking first reads the property, or 0.
+  /// Written once, under the node's root lock, with release; read with acquire (see
+  /// `ObservationVisibility`).
+  @exclusivity(unchecked) @usableFromInline final var observationWord: UInt = 0
 
   /// Wraps `node`, keeping it attached to the graph for as long as this property lives,
   /// unless it is attached only while observed (a computed property's node).
@@ -53,6 +55,7 @@ open class Property<Value> {
 
   deinit {
     if !node.suspendsWhenUnobserved { node.releaseHandle() }
+    if observationWord != 0 { ObservationVisibility.release(observationWord) }
   }
 
   /// The current value.

@@ -1,6 +1,9 @@
 #if canImport(Observation)
   import Observation
 #endif
+#if canImport(InvalidatingThreadLocal)
+  import InvalidatingThreadLocal
+#endif
 
 /// Shows reads of a `Property`'s `value` to Apple's Observation (rule 14 of the contract): a
 /// read inside Observation's tracking (`withObservationTracking`, SwiftUI's `body`, UIKit's and
@@ -50,15 +53,52 @@ package enum ObservationVisibility {
   }
 }
 
+extension ObservationVisibility {
+  /// Registers a read, outside the engine's tracked runs, with the registrar of a property that
+  /// has one (`observation` is its `Property.observationWord`): outside Observation's tracking
+  /// the access returns after its own thread-local test.
+  @usableFromInline @inline(never)
+  static func access(_ observation: UInt, _ context: Unmanaged<ThreadContext>?) {
+    #if canImport(Observation)
+      if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+        if let context, context._withUnsafeGuaranteedRef({ $0.hidesReadsFromObservation }) {
+          return
+        }
+        PropertyObservation.borrowing(observation) { $0.access() }
+      }
+    #endif
+  }
+
+  /// Releases a property's `observationWord`, from its `deinit`.
+  @usableFromInline
+  static func release(_ observation: UInt) {
+    #if canImport(Observation)
+      if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+        Unmanaged<PropertyObservation>.fromOpaque(UnsafeRawPointer(bitPattern: observation)!)
+          .release()
+      }
+    #endif
+  }
+}
+
 extension Property {
+  /// `observationWord`, read with acquire: 0, or the address of a `PropertyObservation` that
+  /// was fully made before the address was stored.
+  @inlinable
+  var observationAddress: UInt {
+    #if canImport(InvalidatingThreadLocal)
+      UInt(invalidating_word_load_acquire(&observationWord))
+    #else
+      node.withRootLocked { root in
+        defer { root.lock.unlock() }
+        return observationWord
+      }
+    #endif
+  }
+
   /// Whether an Observation tracking has read this property: whether it holds a registrar and
   /// a subscription for Observation. For tests.
-  package final var hasObservationRegistrar: Bool {
-    node.withRootLocked { root in
-      defer { root.lock.unlock() }
-      return observation != nil
-    }
-  }
+  package final var hasObservationRegistrar: Bool { observationAddress != 0 }
 
   /// Registers this read with the property's registrar, made (with the subscription that calls
   /// it) on the first read Observation tracks. Called only while Observation's tracking is open.
@@ -68,15 +108,19 @@ extension Property {
       if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
         let (observation, isNew) = node.withRootLocked { root in
           defer { root.lock.unlock() }
-          if let made = self.observation {
-            return (unsafeDowncast(made, to: PropertyObservation.self), false)
-          }
-          let made = PropertyObservation()
-          self.observation = made
+          if observationWord != 0 { return (observationWord, false) }
+          let made = UInt(bitPattern: Unmanaged.passRetained(PropertyObservation()).toOpaque())
+          #if canImport(InvalidatingThreadLocal)
+            invalidating_word_store_release(&observationWord, UInt(made))
+          #else
+            observationWord = made
+          #endif
           return (made, true)
         }
-        if isNew { observation.follow(node) }
-        observation.registrar.access(observation, keyPath: \.changes)
+        PropertyObservation.borrowing(observation) { made in
+          if isNew { made.follow(node) }
+          made.access()
+        }
       }
     #endif
   }
@@ -99,6 +143,18 @@ extension Property {
 
     /// The one member Observation tracks: "the property's value changed".
     var changes: Int { 0 }
+
+    /// Runs `body` with the object at `address` (a `Property.observationWord`), borrowed: the
+    /// property that holds it outlives the call.
+    static func borrowing(_ address: UInt, _ body: (PropertyObservation) -> Void) {
+      Unmanaged<PropertyObservation>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
+        ._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Registers a read of the property with Observation's tracking, if one is open.
+    func access() {
+      registrar.access(self, keyPath: \.changes)
+    }
 
     /// Calls `willSet` then `didSet` on every delivered change of `node` from now on: a
     /// subscription that does not take the current value (the read that made this object

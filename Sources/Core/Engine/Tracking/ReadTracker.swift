@@ -259,7 +259,12 @@ extension ValueNode {
     let existing = ThreadContext.existing
     guard let context = existing, _slowPath(context._withUnsafeGuaranteedRef({ $0.isTracking }))
     else {
-      if _slowPath(ObservationVisibility.isTracking(existing)) { property.showReadToObservation() }
+      let observation = property.observationAddress
+      if _slowPath(observation != 0) {
+        ObservationVisibility.access(observation, existing)
+      } else if _slowPath(ObservationVisibility.isTracking(existing)) {
+        property.showReadToObservation()
+      }
       return currentValue()
     }
     return context._withUnsafeGuaranteedRef { $0.trackedRead(self) }
