@@ -16,7 +16,10 @@ final class ObservedCounter: @unchecked Sendable {
 private func observedRelay(_ tally: Tally) -> (BehaviorRelay<Int>, SubscriptionToken) {
   let relay = BehaviorRelay(0)
   let token = relay.subscribe { tally.total &+= $0 }
-  withObservationTracking { tally.total &+= relay.value } onChange: {}
+  withObservationTracking {
+    tally.total &+= relay.value
+  } onChange: {
+  }
   relay.accept(-1)
   return (relay, token)
 }
@@ -54,7 +57,10 @@ let observationProfiles: [String: () -> Body] = [
     let (relay, token) = observedRelay(tally)
     return { iterations in
       for i in 0..<iterations {
-        withObservationTracking { tally.total &+= relay.value } onChange: {}
+        withObservationTracking {
+          tally.total &+= relay.value
+        } onChange: {
+        }
         relay.accept(i)
       }
       blackHole(token)
@@ -66,7 +72,10 @@ let observationProfiles: [String: () -> Body] = [
     let model = ObservedCounter()
     return { iterations in
       for i in 0..<iterations {
-        withObservationTracking { tally.total &+= model.count } onChange: {}
+        withObservationTracking {
+          tally.total &+= model.count
+        } onChange: {
+        }
         model.count = i
       }
     }
@@ -78,7 +87,10 @@ let observationProfiles: [String: () -> Body] = [
     return { iterations in
       for i in 0..<iterations {
         let relay = BehaviorRelay(i)
-        withObservationTracking { tally.total &+= relay.value } onChange: {}
+        withObservationTracking {
+          tally.total &+= relay.value
+        } onChange: {
+        }
       }
     }
   },
@@ -88,7 +100,10 @@ let observationProfiles: [String: () -> Body] = [
     return { iterations in
       for _ in 0..<iterations {
         let model = ObservedCounter()
-        withObservationTracking { tally.total &+= model.count } onChange: {}
+        withObservationTracking {
+          tally.total &+= model.count
+        } onChange: {
+        }
       }
     }
   },

@@ -32,7 +32,9 @@ private func firesOnce<Value: Sendable>(
 ) -> (fired: Int, readInHandler: [Value]) {
   let fired = Counter()
   let seen = Recorder<Value>()
-  _ = withObservationTracking { read() } onChange: {
+  _ = withObservationTracking {
+    read()
+  } onChange: {
     fired.bump()
     seen.record(read())
   }
@@ -94,7 +96,8 @@ struct ObservationVisibilityTests {
       ),
       ("@ReadWrite", { model.count.value }, { model.$count.accept(model.count.value + 1) }),
       (
-        "computed over @ReadWrite", { [doubled = Property { model.count.value * 2 }] in doubled.value },
+        "computed over @ReadWrite",
+        { [doubled = Property { model.count.value * 2 }] in doubled.value },
         { model.$count.accept(model.count.value + 1) }
       ),
     ]
@@ -173,7 +176,11 @@ struct ObservationVisibilityTests {
     #expect(!doubled.hasObservationRegistrar)
     let fired = Counter()
     // A tracking installed after the read, with no read of its own, is not told.
-    withObservationTracking { () } onChange: { fired.bump() }
+    withObservationTracking {
+      ()
+    } onChange: {
+      fired.bump()
+    }
     relay.accept(2)
     #expect(fired.value == 0)
   }
@@ -222,7 +229,11 @@ struct ObservationVisibilityTests {
       readers.enter()
       Thread {
         start.wait()
-        let value = withObservationTracking { doubled.value } onChange: { fired.bump() }
+        let value = withObservationTracking {
+          doubled.value
+        } onChange: {
+          fired.bump()
+        }
         reads.record(value)
         readers.leave()
       }.start()

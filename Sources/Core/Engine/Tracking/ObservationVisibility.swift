@@ -30,27 +30,28 @@ package enum ObservationVisibility {
   package static func isTracking(_ context: Unmanaged<ThreadContext>?) -> Bool {
     #if canImport(Observation)
       if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
-        if let context {
-          let hidden = context._withUnsafeGuaranteedRef { context in
-            // Observation also hashes key paths when it installs and merges lists, outside any
-            // probe: only a hit during this access counts.
-            context.observationProbeHit = false
-            return context.hidesReadsFromObservation
-          }
-          if hidden { return false }
-        }
-        ObservationProbe.registrar.access(ObservationProbe.subject, keyPath: ObservationProbe.keyPath)
-        // A hit made the context if the thread had none.
-        guard let context = ThreadContext.existing else { return !ObservationProbe.works }
-        let hit = context._withUnsafeGuaranteedRef { context in
-          defer { context.observationProbeHit = false }
-          return context.observationProbeHit
-        }
-        return hit || !ObservationProbe.works
+        guard let context else { return ThreadContext.withCurrent { isTracking(in: $0) } }
+        return context._withUnsafeGuaranteedRef { isTracking(in: $0) }
       }
     #endif
     return false
   }
+
+  #if canImport(Observation)
+    /// `isTracking(_:)` with the thread's context.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @inline(__always)
+    private static func isTracking(in context: ThreadContext) -> Bool {
+      if context.hidesReadsFromObservation { return false }
+      // Observation also hashes key paths when it installs and merges lists, outside any
+      // probe: only a hit during this access counts.
+      context.observationProbeHit = false
+      return ObservationProbe.withShared { probe in
+        probe.registrar.access(probe, keyPath: probe.keyPath)
+        return context.observationProbeHit || !probe.works
+      }
+    }
+  #endif
 }
 
 extension ObservationVisibility {
@@ -152,8 +153,9 @@ extension Property {
     }
 
     /// Registers a read of the property with Observation's tracking, if one is open.
+    @inline(__always)
     func access() {
-      registrar.access(self, keyPath: \.changes)
+      ObservationProbe.withShared { registrar.access(self, keyPath: $0.changes) }
     }
 
     /// Calls `willSet` then `didSet` on every delivered change of `node` from now on: a
@@ -162,43 +164,93 @@ extension Property {
     func follow<Value>(_ node: ValueNode<Value>) {
       subscription = node.subscribe(emitsCurrentValue: false) { [weak self] _ in
         guard let self else { return }
-        self.registrar.willSet(self, keyPath: \.changes)
-        self.registrar.didSet(self, keyPath: \.changes)
+        ObservationProbe.withShared { probe in
+          self.registrar.willSet(self, keyPath: probe.changes)
+          self.registrar.didSet(self, keyPath: probe.changes)
+        }
       }
     }
   }
 
   /// What `ObservationVisibility.isTracking` accesses: a key path with a subscript argument
-  /// whose hashing, which only Observation's tracking does, notes the hit on the thread.
+  /// whose hashing, which only Observation's tracking does, notes the hit on the thread. Made
+  /// once, and reached through a word (`observationProbeWord`) rather than a static property,
+  /// whose every use would cost a `swift_once` test and a copy of the registrar.
   @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-  final class ObservationProbe: Observable, Sendable {
+  final class ObservationProbe: Observable, @unchecked Sendable {
+    // Safe: every field is immutable once the probe is published (`works` is set before).
+
     /// Notes, when hashed, that Observation's tracking recorded the probe's access.
     struct Hit: Hashable, Sendable {
       static func == (_: Hit, _: Hit) -> Bool { true }
       func hash(into hasher: inout Hasher) {
-        ThreadContext.current.observationProbeHit = true
+        ThreadContext.withCurrent { $0.observationProbeHit = true }
       }
     }
 
     subscript(hit _: Hit) -> Int { 0 }
 
-    static let subject = ObservationProbe()
-    static let registrar = ObservationRegistrar()
-    static let keyPath = \ObservationProbe.[hit: Hit()]
-
+    let registrar = ObservationRegistrar()
+    let keyPath = \ObservationProbe.[hit: Hit()]
+    /// The key path every `PropertyObservation` registers and announces.
+    let changes = \PropertyObservation.changes
     /// Whether an access inside Observation's tracking hashes the probe's key path, as
-    /// Observation does today (its list of accessed key paths is a `Set`); checked once. If a
-    /// future Observation stops hashing it, every read outside the engine's tracked runs
-    /// registers with its property's registrar instead: correct, and as costly as an
-    /// `@Observable` property's read.
-    static let works: Bool = {
+    /// Observation does today (its list of accessed key paths is a `Set`); checked once, when
+    /// the probe is made. If a future Observation stops hashing it, every read outside the
+    /// engine's tracked runs registers with its property's registrar instead: correct, and as
+    /// costly as an `@Observable` property's read.
+    private(set) var works = false
+
+    /// Runs `body` with the probe, made on first use.
+    @inline(__always)
+    static func withShared<Result>(_ body: (ObservationProbe) -> Result) -> Result {
+      var word = loadWord()
+      if _slowPath(word == 0) { word = made() }
+      return Unmanaged<ObservationProbe>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)
+        ._withUnsafeGuaranteedRef(body)
+    }
+
+    @inline(__always)
+    private static func loadWord() -> UInt {
+      #if canImport(InvalidatingThreadLocal)
+        UInt(invalidating_word_load_acquire(&observationProbeWord))
+      #else
+        probeLock.lock()
+        defer { probeLock.unlock() }
+        return observationProbeWord
+      #endif
+    }
+
+    /// Makes the probe, checks that it works, and publishes it; returns its word.
+    @inline(never)
+    private static func made() -> UInt {
+      probeLock.lock()
+      defer { probeLock.unlock() }
+      if observationProbeWord != 0 { return observationProbeWord }
+      let probe = ObservationProbe()
       let context = ThreadContext.current
+      let hid = context.hidesReadsFromObservation
+      context.hidesReadsFromObservation = false
       context.observationProbeHit = false
       withObservationTracking {
-        registrar.access(subject, keyPath: keyPath)
-      } onChange: {}
-      defer { context.observationProbeHit = false }
-      return context.observationProbeHit
-    }()
+        probe.registrar.access(probe, keyPath: probe.keyPath)
+      } onChange: {
+      }
+      probe.works = context.observationProbeHit
+      context.observationProbeHit = false
+      context.hidesReadsFromObservation = hid
+      let word = UInt(bitPattern: Unmanaged.passRetained(probe).toOpaque())
+      #if canImport(InvalidatingThreadLocal)
+        invalidating_word_store_release(&observationProbeWord, UInt(word))
+      #else
+        observationProbeWord = word
+      #endif
+      return word
+    }
   }
+
+  /// The address of the one `ObservationProbe`, retained for the life of the process, or 0
+  /// before it is made. Written once under `probeLock`; read with acquire.
+  nonisolated(unsafe) private var observationProbeWord: UInt = 0
+  private let probeLock = Lock()
 #endif
