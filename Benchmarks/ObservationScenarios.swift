@@ -35,6 +35,14 @@ let observationProfiles: [String: () -> Body] = [
       blackHole(token)
     }
   },
+  // An `@Observable` property's read outside any tracking: Observation's `access`.
+  "observable-read": {
+    let tally = Tally()
+    let model = ObservedCounter()
+    return { iterations in
+      for _ in 0..<iterations { tally.total &+= model.count }
+    }
+  },
   // A set delivered to one subscriber and to the relay's registrar, which has no observer.
   "observed-set": {
     let tally = Tally()

@@ -30,7 +30,7 @@ package enum ObservationVisibility {
   package static func isTracking(_ context: Unmanaged<ThreadContext>?) -> Bool {
     #if canImport(Observation)
       if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
-        guard let context else { return ThreadContext.withCurrent { isTracking(in: $0) } }
+        let context = context ?? ThreadContext.withCurrent { Unmanaged.passUnretained($0) }
         return context._withUnsafeGuaranteedRef { isTracking(in: $0) }
       }
     #endif
@@ -133,17 +133,15 @@ extension Property {
   ///
   /// The property owns it, and it owns the subscription: when the property is released, the
   /// subscription ends (a computed property no one else observes is suspended again). The
-  /// subscription's sink holds it weakly, so the node does not keep it alive.
+  /// subscription's sink holds only the registrar's storage, so the node keeps nothing else
+  /// of it alive.
   @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-  final class PropertyObservation: Observable, @unchecked Sendable {
+  final class PropertyObservation: @unchecked Sendable {
     // Safe: `registrar` is immutable and Sendable; `subscription` is written once, by the
     // thread that made this object, before that thread lets go of it, and read only by
     // `deinit`.
     let registrar = ObservationRegistrar()
     private var subscription: SubscriptionToken?
-
-    /// The one member Observation tracks: "the property's value changed".
-    var changes: Int { 0 }
 
     /// Runs `body` with the object at `address` (a `Property.observationWord`), borrowed: the
     /// property that holds it outlives the call.
@@ -155,18 +153,19 @@ extension Property {
     /// Registers a read of the property with Observation's tracking, if one is open.
     @inline(__always)
     func access() {
-      ObservationProbe.withShared { registrar.access(self, keyPath: $0.changes) }
+      ObservationProbe.withShared { registrar.access($0, keyPath: $0.changes) }
     }
 
     /// Calls `willSet` then `didSet` on every delivered change of `node` from now on: a
     /// subscription that does not take the current value (the read that made this object
     /// returns it).
     func follow<Value>(_ node: ValueNode<Value>) {
-      subscription = node.subscribe(emitsCurrentValue: false) { [weak self] _ in
-        guard let self else { return }
+      // The sink holds the registrar (its storage), not this object: the node does not keep
+      // the property's parts alive.
+      subscription = node.subscribe(emitsCurrentValue: false) { [registrar] _ in
         ObservationProbe.withShared { probe in
-          self.registrar.willSet(self, keyPath: probe.changes)
-          self.registrar.didSet(self, keyPath: probe.changes)
+          registrar.willSet(probe, keyPath: probe.changes)
+          registrar.didSet(probe, keyPath: probe.changes)
         }
       }
     }
@@ -192,8 +191,10 @@ extension Property {
 
     let registrar = ObservationRegistrar()
     let keyPath = \ObservationProbe.[hit: Hit()]
-    /// The key path every `PropertyObservation` registers and announces.
-    let changes = \PropertyObservation.changes
+    /// The key path every property's registrar registers and announces, "the value changed"
+    /// (Observation's registrars ignore the subject; the key path is what they match).
+    let changes = \ObservationProbe.changed
+    var changed: Int { 0 }
     /// Whether an access inside Observation's tracking hashes the probe's key path, as
     /// Observation does today (its list of accessed key paths is a `Set`); checked once, when
     /// the probe is made. If a future Observation stops hashing it, every read outside the
@@ -251,6 +252,6 @@ extension Property {
 
   /// The address of the one `ObservationProbe`, retained for the life of the process, or 0
   /// before it is made. Written once under `probeLock`; read with acquire.
-  nonisolated(unsafe) private var observationProbeWord: UInt = 0
+  @exclusivity(unchecked) nonisolated(unsafe) private var observationProbeWord: UInt = 0
   private let probeLock = Lock()
 #endif
