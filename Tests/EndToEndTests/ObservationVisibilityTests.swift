@@ -245,6 +245,51 @@ struct ObservationVisibilityTests {
     #expect(fired.value == threads)
   }
 
+  @Test func trackingsOnThreadsWhileAnotherWritesEachFireExactlyOnce() {
+    // Readers track properties none of them has read yet, in different orders, while a
+    // writer writes: the first tracked reads of each property race with each other and with
+    // the writes. Observation installs a tracking after its closure returns, so a write in
+    // between may pass unseen; the tracking then fires at the next write. After the final
+    // write, every tracking has fired, once.
+    let relay = BehaviorRelay(0)
+    let properties = (0..<20).map { offset in Property { relay.value + offset } }
+    let readers = 4
+    let rounds = 25
+    let fired = Counter()
+    let done = DispatchGroup()
+    let start = DispatchSemaphore(value: 0)
+    let wrong = Counter()
+    for reader in 0..<readers {
+      done.enter()
+      Thread {
+        start.wait()
+        for round in 0..<rounds {
+          let index = (round * (reader + 1) + reader) % properties.count
+          let property = properties[index]
+          let value = withObservationTracking {
+            property.value
+          } onChange: {
+            fired.bump()
+          }
+          if value < index || value > index + 1_000 { wrong.bump() }
+        }
+        done.leave()
+      }.start()
+    }
+    done.enter()
+    Thread {
+      start.wait()
+      for value in 1...1_000 { relay.accept(value) }
+      done.leave()
+    }.start()
+    for _ in 0...readers { start.signal() }
+    done.wait()
+    relay.accept(-1)
+    #expect(fired.value == readers * rounds)
+    #expect(wrong.value == 0)
+    #expect(properties.allSatisfy { $0.hasObservationRegistrar })
+  }
+
   @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   @Test func observationsYieldsTheCurrentValueThenEachChange() async {
     let model = CounterModel()
