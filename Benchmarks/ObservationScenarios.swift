@@ -14,6 +14,7 @@ final class ObservedCounter: @unchecked Sendable {
 /// A relay that an Observation tracking has read once (its registrar and subscription made;
 /// the tracking fired and is gone), with one subscriber, as `set` has.
 private func observedRelay(_ tally: Tally) -> (BehaviorRelay<Int>, SubscriptionToken) {
+  ObservationVisibility.isEnabled = true
   let relay = BehaviorRelay(0)
   let token = relay.subscribe { tally.total &+= $0 }
   withObservationTracking {
@@ -26,6 +27,16 @@ private func observedRelay(_ tally: Tally) -> (BehaviorRelay<Int>, SubscriptionT
 
 @MainActor
 let observationProfiles: [String: () -> Body] = [
+  // A read of a relay no tracking has read, with reads shown to Observation (off by default
+  // on Linux, where `read` runs without).
+  "read-visible": {
+    ObservationVisibility.isEnabled = true
+    let tally = Tally()
+    let relay = BehaviorRelay(42)
+    return { iterations in
+      for _ in 0..<iterations { tally.total &+= relay.value }
+    }
+  },
   // A read outside any tracking of a relay Observation has read: the same probe as `read`.
   "observed-read": {
     let tally = Tally()
@@ -91,6 +102,7 @@ let observationProfiles: [String: () -> Body] = [
   // A relay made, read once by a tracking and released: the registrar's and subscription's
   // making (the tracking's own cost included, as in the next)...
   "create-observed-relay": {
+    ObservationVisibility.isEnabled = true
     let tally = Tally()
     return { iterations in
       for i in 0..<iterations {

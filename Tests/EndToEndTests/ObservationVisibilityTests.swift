@@ -67,6 +67,10 @@ private final class CounterModel: @unchecked Sendable {
 
 @Suite("Observation visibility: Observation's tracking sees every Property read (rule 14)")
 struct ObservationVisibilityTests {
+  // Off by default on Linux; these tests are about what Observation sees when it is on. (No
+  // suite turns it off, so that tests running in parallel see it on.)
+  init() { ObservationVisibility.isEnabled = true }
+
   @Test func aRelayReadFiresOnChangeAndTheHandlerReadsTheNewValue() {
     let relay = BehaviorRelay(1)
     let result = firesOnce(reading: { relay.value }, after: { relay.accept(2) })

@@ -1,6 +1,9 @@
 import Invalidating
 import Observation
 
+// On by default where SwiftUI exists; this program runs on Linux too.
+ObservationVisibility.isEnabled = true
+
 let model = MonitorModel()
 let needsRedraw = BehaviorRelay(true)
 

@@ -5,31 +5,73 @@
   import InvalidatingThreadLocal
 #endif
 
-/// Shows reads of a `Property`'s `value` to Apple's Observation (rule 14 of the contract): a
-/// read inside Observation's tracking (`withObservationTracking`, SwiftUI's `body`, UIKit's and
-/// AppKit's tracked methods, `Observations`) registers with the property's own
-/// `ObservationRegistrar`, and each delivered change of the property calls the registrar's
-/// `willSet` and `didSet`, once per delivery.
+// How the engine shows reads to Observation: a read inside Observation's tracking registers
+// with the property's own `ObservationRegistrar`, and each delivered change of the property
+// calls the registrar's `willSet` and `didSet`, once per delivery.
+//
+// Observation says nothing of whether its tracking is open, except to the key paths it
+// records: an access inside the tracking hashes the accessed key path into the tracking's
+// list, and an access outside returns after one thread-local test. So a read asks a probe: an
+// access to a key path whose subscript argument notes, when hashed, that the tracking is open
+// (`ObservationProbe`). Outside the tracking that costs the access's own test; the property's
+// registrar, and the subscription that calls it, are made on the first read that finds the
+// tracking open: nothing is kept for a property Observation never read.
+//
+// Reads by the engine's own tracked runs (computed properties, view passes) are dependencies
+// of those runs, not of Observation, and skip the probe; so do reads inside the engine's own
+// Observation tracking (`ObservableReads.track`, which sets `hidesReadsFromObservation`).
+
+/// Whether Apple's Observation sees reads of every `Property`.
 ///
-/// Observation says nothing of whether its tracking is open, except to the key paths it
-/// records: an access inside the tracking hashes the accessed key path into the tracking's
-/// list, and an access outside returns after one thread-local test. So a read asks a probe: an
-/// access to a key path whose subscript argument notes, when hashed, that the tracking is open
-/// (`ObservationProbe`). Outside the tracking that costs the access's own test; the property's
-/// registrar, and the subscription that calls it, are made on the first read that finds the
-/// tracking open: nothing is kept for a property Observation never read.
+/// While it is on, a read of a `Property`'s `value` (a relay, `asProperty()`, an operator's
+/// result, a computed property, `@ReadWrite`, `$name` and the wrapped value of an
+/// invalidating property) inside Observation's tracking (`withObservationTracking`, SwiftUI's
+/// `body`, UIKit's and AppKit's tracked methods, `Observations`) is a dependency of that
+/// tracking, told once of each delivered change (see rule 14 of the engine's contract).
 ///
-/// Reads by the engine's own tracked runs (computed properties, view passes) are dependencies
-/// of those runs, not of Observation, and skip the probe; so do reads inside the engine's own
-/// Observation tracking (`ObservableReads.track`, which sets `hidesReadsFromObservation`).
-@usableFromInline
-package enum ObservationVisibility {
+/// Where SwiftUI exists (Apple platforms) it is on by default; elsewhere (Linux) it is off until
+/// ``isEnabled`` is set, so that a service's reads cost what they did: asking Observation costs a
+/// read about 120 instructions, as much as an `@Observable` property's read.
+public enum ObservationVisibility {
+  /// Whether reads of every `Property` are shown to Apple's Observation (rule 14 of the
+  /// engine's contract): `true` by default on Apple platforms, `false` elsewhere.
+  ///
+  /// ```swift
+  /// // A Linux program that follows properties with `Observations`:
+  /// ObservationVisibility.isEnabled = true
+  /// ```
+  ///
+  /// Set it once, before the reads that Observation should see (at launch). Turned off, reads
+  /// cost what they cost without Observation, and Observation no longer learns of new reads;
+  /// properties it had read keep telling it of their changes.
+  public static var isEnabled: Bool {
+    get { isOn }
+    set {
+      #if canImport(InvalidatingThreadLocal)
+        invalidating_word_store_release(&observationVisibilityWord, newValue ? 1 : 0)
+      #else
+        observationVisibilityWord = newValue ? 1 : 0
+      #endif
+    }
+  }
+
+  /// `isEnabled`, as the read path tests it: one load.
+  @inlinable
+  package static var isOn: Bool {
+    #if canImport(InvalidatingThreadLocal)
+      invalidating_word_load_acquire(&observationVisibilityWord) != 0
+    #else
+      observationVisibilityWord != 0
+    #endif
+  }
+
   /// Whether Observation's tracking is open on this thread, for a read outside the engine's
-  /// tracked runs: `context` is the thread's context, if it has one.
+  /// tracked runs, and reads are shown to it: `context` is the thread's context, if it has one.
   @usableFromInline @inline(never)
   package static func isTracking(_ context: Unmanaged<ThreadContext>?) -> Bool {
     #if canImport(Observation)
       if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+        guard isOn else { return false }
         let context = context ?? ThreadContext.withCurrent { Unmanaged.passUnretained($0) }
         return context._withUnsafeGuaranteedRef { isTracking(in: $0) }
       }
@@ -254,4 +296,14 @@ extension Property {
   /// before it is made. Written once under `probeLock`; read with acquire.
   @exclusivity(unchecked) nonisolated(unsafe) private var observationProbeWord: UInt = 0
   private let probeLock = Lock()
+#endif
+
+/// `ObservationVisibility.isEnabled`, as a word (1 on, 0 off): statically initialized, so the
+/// read path tests it with one load. Written with release, read with acquire.
+#if canImport(SwiftUI)
+  @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var observationVisibilityWord:
+    UInt = 1
+#else
+  @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var observationVisibilityWord:
+    UInt = 0
 #endif

@@ -259,11 +259,13 @@ extension ValueNode {
     let existing = ThreadContext.existing
     guard let context = existing, _slowPath(context._withUnsafeGuaranteedRef({ $0.isTracking }))
     else {
-      let observation = property.observationAddress
-      if _slowPath(observation != 0) {
-        ObservationVisibility.access(observation, existing)
-      } else if _slowPath(ObservationVisibility.isTracking(existing)) {
-        property.showReadToObservation()
+      if ObservationVisibility.isOn {
+        let observation = property.observationAddress
+        if _slowPath(observation != 0) {
+          ObservationVisibility.access(observation, existing)
+        } else if _slowPath(ObservationVisibility.isTracking(existing)) {
+          property.showReadToObservation()
+        }
       }
       return currentValue()
     }
