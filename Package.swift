@@ -117,7 +117,7 @@ let package = Package(
 // The async tutorial's steps run their view model on InvalidatingTesting's test clock.
 let tutorialSteps: [(tutorial: String, steps: Int, dependencies: [Target.Dependency])] = [
   ("ViewModel", 4, ["Invalidating"]), ("Views", 3, ["Invalidating"]),
-  ("Automatic", 3, ["Invalidating"]), ("Async", 3, ["Invalidating", "InvalidatingTesting"]),
+  ("Automatic", 4, ["Invalidating"]), ("Async", 3, ["Invalidating", "InvalidatingTesting"]),
 ]
 for (tutorial, steps, dependencies) in tutorialSteps {
   for step in 1...steps {

@@ -106,6 +106,7 @@ let profiles: [String: () -> Body] = {
       return setOfOneProperty().ours
     },
   ]
+  profiles.merge(observationProfiles) { ours, _ in ours }
   for (name, build) in scenarios {
     profiles[name] = { build().ours }
     profiles["\(name)-floor"] = { build().floor }

@@ -29,6 +29,11 @@
 /// relays behind a property are released, the property keeps its last value and completes.
 open class Property<Value> {
   @usableFromInline package final let node: ValueNode<Value>
+  /// What shows this property's reads to Observation: the address of a retained
+  /// `PropertyObservation`, made when an Observation tracking first reads the property, or 0.
+  /// Written once, under the node's root lock, with release; read with acquire (see
+  /// `ObservationVisibility`).
+  @exclusivity(unchecked) @usableFromInline final var observationWord: UInt = 0
 
   /// Wraps `node`, keeping it attached to the graph for as long as this property lives,
   /// unless it is attached only while observed (a computed property's node).
@@ -50,6 +55,7 @@ open class Property<Value> {
 
   deinit {
     if !node.suspendsWhenUnobserved { node.releaseHandle() }
+    if observationWord != 0 { ObservationVisibility.release(observationWord) }
   }
 
   /// The current value.
@@ -61,7 +67,7 @@ open class Property<Value> {
   /// - Complexity: O(1) with one uncontended lock, unless a write is still waiting for
   ///   delivery, when a derived value is recomputed from its sources.
   @inlinable
-  public final var value: Value { node.trackedValue() }
+  public final var value: Value { node.trackedValue(visibleThrough: self) }
 
   /// Calls `sink` at once with the current value, then with every change, in order.
   ///

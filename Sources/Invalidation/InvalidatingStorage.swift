@@ -66,6 +66,15 @@ struct InvalidatingStorage<Value: Equatable> {
     tracker.record(projectedProperty(declaredAt: origin).node)
   }
 
+  /// Shows a read of the property to Observation's tracking, as a read of `$name` (see
+  /// `ObservationVisibility`).
+  ///
+  /// - Parameter origin: Where the property is declared (see `projectedProperty(declaredAt:)`).
+  @usableFromInline
+  mutating func showReadToObservation(declaredAt origin: NodeOrigin?) {
+    projectedProperty(declaredAt: origin).showReadToObservation()
+  }
+
   /// The projected property, created with the current value on first use.
   ///
   /// - Parameter origin: Where the property is declared: what traces call its `$name`.

@@ -93,6 +93,10 @@ public struct ObjectInvalidating<Value: Equatable> {
       if _slowPath(ThreadContext.isTrackingReads) {
         owner[keyPath: storageKeyPath].storage.recordTrackedRead(
           of: owner, declaredAt: owner[keyPath: storageKeyPath].origin)
+      } else if _slowPath(ObservationVisibility.isTracking(ThreadContext.existing)) {
+        // A read inside Observation's tracking (SwiftUI, UIKit's own) is one of `$name`.
+        owner[keyPath: storageKeyPath].storage.showReadToObservation(
+          declaredAt: owner[keyPath: storageKeyPath].origin)
       }
       return owner[keyPath: storageKeyPath].storage.value
     }

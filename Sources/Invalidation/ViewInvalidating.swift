@@ -119,6 +119,10 @@ public struct ViewInvalidating<Value: Equatable> {
       if _slowPath(ThreadContext.isTrackingReads) {
         view[keyPath: storageKeyPath].storage.recordTrackedRead(
           of: view, declaredAt: view[keyPath: storageKeyPath].invalidations.declaration)
+      } else if _slowPath(ObservationVisibility.isTracking(ThreadContext.existing)) {
+        // A read inside Observation's tracking (SwiftUI, UIKit's own) is one of `$name`.
+        view[keyPath: storageKeyPath].storage.showReadToObservation(
+          declaredAt: view[keyPath: storageKeyPath].invalidations.declaration)
       }
       return view[keyPath: storageKeyPath].storage.value
     }

@@ -16,7 +16,7 @@ import Testing
   @Test func everyTutorialShowsTheOutputOfItsLastStep() {
     #expect(Self.stepsWithOutput.contains("ViewModel/Step4"))
     #expect(Self.stepsWithOutput.contains("Views/Step3"))
-    #expect(Self.stepsWithOutput.contains("Automatic/Step3"))
+    #expect(Self.stepsWithOutput.contains("Automatic/Step4"))
     #expect(Self.stepsWithOutput.contains("Async/Step3"))
   }
 

@@ -183,6 +183,19 @@ static inline __attribute__((always_inline)) void invalidating_split_count_incre
   __atomic_fetch_add(&invalidating_split_count, 1, __ATOMIC_RELEASE);
 }
 
+/// A word published by one thread and read by others without a lock: a `Property`'s
+/// reference to what shows its reads to Observation (see `ObservationVisibility.swift` in the
+/// engine), written once, after the object it refers to is made.
+static inline __attribute__((always_inline)) uintptr_t invalidating_word_load_acquire(
+    uintptr_t *_Nonnull word) {
+  return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+
+static inline __attribute__((always_inline)) void invalidating_word_store_release(
+    uintptr_t *_Nonnull word, uintptr_t value) {
+  __atomic_store_n(word, value, __ATOMIC_RELEASE);
+}
+
 /// The debug record of a lock's owner (see `Engine+Guards.swift`), read and written without
 /// ordering: a thread reads its own writes, and reads another's only to see that it is not
 /// itself. Atomic so that ThreadSanitizer takes the unlocked reads for what they are.

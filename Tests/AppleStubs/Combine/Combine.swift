@@ -103,3 +103,31 @@ extension Publisher {
     fatalError("stand-in")
   }
 }
+
+/// A type of object with a publisher that emits before the object has changed.
+public protocol ObservableObject: AnyObject {
+  /// The type of publisher that emits before the object has changed.
+  associatedtype ObjectWillChangePublisher: Publisher = ObservableObjectPublisher
+  where ObjectWillChangePublisher.Failure == Never
+  /// A publisher that emits before the object has changed.
+  var objectWillChange: ObjectWillChangePublisher { get }
+}
+
+/// A publisher that publishes changes from observable objects.
+final public class ObservableObjectPublisher: Publisher {
+  /// The kind of values published by this publisher.
+  public typealias Output = Void
+  /// The kind of errors this publisher might publish.
+  public typealias Failure = Never
+
+  /// Creates an observable object publisher instance.
+  public init() {}
+
+  /// Sends the changed value to the downstream subscriber.
+  final public func send() {}
+}
+
+extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPublisher {
+  /// A publisher that emits before the object has changed (`@Published` properties' changes).
+  public var objectWillChange: ObservableObjectPublisher { ObservableObjectPublisher() }
+}

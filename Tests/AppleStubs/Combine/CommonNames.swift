@@ -40,9 +40,6 @@ final public class AnyCancellable: Cancellable, Hashable {
   final public func hash(into hasher: inout Hasher) {}
 }
 
-/// A type of object with a publisher that emits before the object has changed.
-public protocol ObservableObject: AnyObject {}
-
 /// A type that publishes a property marked with an attribute.
 @propertyWrapper
 public struct Published<Value> {

@@ -1,7 +1,9 @@
 // A stand-in for Apple's SwiftUI, reduced to its top-level names that a file importing both
 // SwiftUI and Invalidating could clash with (property wrappers, the view protocol, a few
-// value types); only the name-collision probe (Probes/NameCollisionProbe.swift) imports it.
+// value types), and what the doc snippets of SwiftUI views use (`VStack`, `Button`, `Text`);
+// the name-collision probe (Probes/NameCollisionProbe.swift) and those snippets import it.
 // Signatures as in the SDK where declared; type-checking only, bodies do nothing.
+import Combine
 import CoreGraphics
 
 /// An interface for a stored variable that updates an external property of a view.
@@ -88,7 +90,7 @@ public struct Environment<Value>: DynamicProperty {
 
 /// A property wrapper type that instantiates an observable object.
 @propertyWrapper
-public struct StateObject<ObjectType: AnyObject>: DynamicProperty {
+public struct StateObject<ObjectType: ObservableObject>: DynamicProperty {
   /// Creates a new state object with an initial wrapped value.
   public init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType) { make = thunk }
 
@@ -100,7 +102,7 @@ public struct StateObject<ObjectType: AnyObject>: DynamicProperty {
 
 /// A property wrapper type that subscribes to an observable object.
 @propertyWrapper
-public struct ObservedObject<ObjectType: AnyObject>: DynamicProperty {
+public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty {
   /// Creates an observed object with an initial wrapped value.
   public init(wrappedValue: ObjectType) { self.wrappedValue = wrappedValue }
 
@@ -110,7 +112,7 @@ public struct ObservedObject<ObjectType: AnyObject>: DynamicProperty {
 
 /// A property wrapper type for an observable object that a parent or ancestor view supplies.
 @propertyWrapper
-public struct EnvironmentObject<ObjectType: AnyObject>: DynamicProperty {
+public struct EnvironmentObject<ObjectType: ObservableObject>: DynamicProperty {
   /// Creates an environment object.
   public init() {}
 
@@ -175,4 +177,52 @@ public struct ViewDimensions {
   public var width: CGFloat { 0 }
   /// The view's height.
   public var height: CGFloat { 0 }
+}
+
+extension Text {
+  /// Creates a text view that displays a stored string without localization.
+  nonisolated public init<S: StringProtocol>(_ content: S) {}
+}
+
+/// A custom parameter attribute that constructs views from closures.
+@resultBuilder
+public struct ViewBuilder {
+  /// Passes a single view written as a child view through unmodified.
+  public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
+  /// Combines several views written as children into one.
+  public static func buildBlock<each Content: View>(
+    _ content: repeat each Content
+  ) -> TupleView<(repeat each Content)> {
+    TupleView((repeat each content))
+  }
+}
+
+/// A view created from a swift tuple of view values.
+public struct TupleView<T>: View {
+  /// Creates a tuple view.
+  nonisolated public init(_ value: T) {}
+  /// A primitive view has no body.
+  public var body: Never { fatalError() }
+}
+
+/// A view that arranges its subviews in a vertical line.
+public struct VStack<Content: View>: View {
+  /// Creates an instance with the given content.
+  nonisolated public init(@ViewBuilder content: () -> Content) {}
+  /// A primitive view has no body.
+  public var body: Never { fatalError() }
+}
+
+/// A control that initiates an action.
+@MainActor @preconcurrency
+public struct Button<Label: View>: View {
+  /// A primitive view has no body.
+  public var body: Never { fatalError() }
+}
+
+extension Button where Label == Text {
+  /// Creates a button that generates its label from a string.
+  nonisolated public init<S: StringProtocol>(
+    _ title: S, action: @escaping @MainActor () -> Void
+  ) {}
 }

@@ -60,6 +60,12 @@ package final class ThreadContext {
   /// and the computed properties' nodes that ran in it untracked (see
   /// `Engine.recomputeSegment`).
   @exclusivity(unchecked) @usableFromInline var isInObservationSegment = false
+  /// Whether the engine's own Observation tracking is open on this thread
+  /// (`ObservableReads.track`), whose reads of properties are not shown to Observation, and
+  /// whether Observation hashed the probe's key path during the probe's last access (see
+  /// `ObservationVisibility`).
+  @exclusivity(unchecked) @usableFromInline var hidesReadsFromObservation = false
+  @exclusivity(unchecked) var observationProbeHit = false
   /// The delivered ones are listed through `AnyNode.nextSegmentRun` from `segmentDelivered`
   /// (two stores a run); those computed on demand, in a pull, in `segmentPulled`, held: a
   /// pulled node may be made and dropped inside the segment (a computed property made and

@@ -22,8 +22,13 @@ enum ObservableReads {
     #if canImport(Observation)
       if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
         // The handler is an autoclosure, evaluated only when `body` read something observable:
-        // that is how a run learns that it did.
+        // that is how a run learns that it did. Reads of properties inside are the engine's
+        // own, hidden from Observation (see `ObservationVisibility`).
+        let context = ThreadContext.current
+        let hid = context.hidesReadsFromObservation
+        context.hidesReadsFromObservation = true
         withObservationTracking(body, onChange: didRead())
+        context.hidesReadsFromObservation = hid
         return
       }
     #endif

@@ -252,12 +252,23 @@ extension AnyNode {
 
 extension ValueNode {
   /// `currentValue()`, recorded as a dependency when the calling thread runs a tracked
-  /// computation: what `Property.value` returns.
+  /// computation, or shown to Observation through `property` when Observation's tracking is
+  /// open (see `ObservationVisibility`): what `Property.value` returns.
   @inlinable
-  package final func trackedValue() -> Value {
-    guard let context = ThreadContext.existing,
-      _slowPath(context._withUnsafeGuaranteedRef({ $0.isTracking }))
-    else { return currentValue() }
+  package final func trackedValue(visibleThrough property: Property<Value>) -> Value {
+    let existing = ThreadContext.existing
+    guard let context = existing, _slowPath(context._withUnsafeGuaranteedRef({ $0.isTracking }))
+    else {
+      if ObservationVisibility.isOn {
+        let observation = property.observationAddress
+        if _slowPath(observation != 0) {
+          ObservationVisibility.access(observation, existing)
+        } else if _slowPath(ObservationVisibility.isTracking(existing)) {
+          property.showReadToObservation()
+        }
+      }
+      return currentValue()
+    }
     return context._withUnsafeGuaranteedRef { $0.trackedRead(self) }
   }
 }
