@@ -1,8 +1,8 @@
 #if canImport(Observation)
   import Observation
 #endif
-#if canImport(InvalidatingThreadLocal)
-  import InvalidatingThreadLocal
+#if canImport(InvalidatingPrimitives)
+  import InvalidatingPrimitives
 #endif
 
 // How the engine shows reads to Observation: a read inside Observation's tracking registers
@@ -47,7 +47,7 @@ public enum ObservationVisibility {
   public static var isEnabled: Bool {
     get { isOn }
     set {
-      #if canImport(InvalidatingThreadLocal)
+      #if canImport(InvalidatingPrimitives)
         invalidating_word_store_release(&observationVisibilityWord, newValue ? 1 : 0)
       #else
         observationVisibilityWord = newValue ? 1 : 0
@@ -58,7 +58,7 @@ public enum ObservationVisibility {
   /// `isEnabled`, as the read path tests it: one load.
   @inlinable
   package static var isOn: Bool {
-    #if canImport(InvalidatingThreadLocal)
+    #if canImport(InvalidatingPrimitives)
       invalidating_word_load_acquire(&observationVisibilityWord) != 0
     #else
       observationVisibilityWord != 0
@@ -129,7 +129,7 @@ extension Property {
   /// was fully made before the address was stored.
   @inlinable
   var observationAddress: UInt {
-    #if canImport(InvalidatingThreadLocal)
+    #if canImport(InvalidatingPrimitives)
       UInt(invalidating_word_load_acquire(&observationWord))
     #else
       node.withRootLocked { root in
@@ -153,7 +153,7 @@ extension Property {
           defer { root.lock.unlock() }
           if observationWord != 0 { return (observationWord, false) }
           let made = UInt(bitPattern: Unmanaged.passRetained(PropertyObservation()).toOpaque())
-          #if canImport(InvalidatingThreadLocal)
+          #if canImport(InvalidatingPrimitives)
             invalidating_word_store_release(&observationWord, UInt(made))
           #else
             observationWord = made
@@ -255,7 +255,7 @@ extension Property {
 
     @inline(__always)
     private static func loadWord() -> UInt {
-      #if canImport(InvalidatingThreadLocal)
+      #if canImport(InvalidatingPrimitives)
         UInt(invalidating_word_load_acquire(&observationProbeWord))
       #else
         probeLock.lock()
@@ -283,7 +283,7 @@ extension Property {
       context.observationProbeHit = false
       context.hidesReadsFromObservation = hid
       let word = UInt(bitPattern: Unmanaged.passRetained(probe).toOpaque())
-      #if canImport(InvalidatingThreadLocal)
+      #if canImport(InvalidatingPrimitives)
         invalidating_word_store_release(&observationProbeWord, UInt(word))
       #else
         observationProbeWord = word
