@@ -1,5 +1,6 @@
 import Foundation
 import Invalidating
+import InvalidatingTestSupport
 import Synchronization
 import Testing
 
@@ -17,7 +18,7 @@ import Testing
 struct ActionConcurrencyTests {
   /// What the action's work saw: executions started, in flight at once at most.
   final class Executions: Sendable {
-    private let state = Mutex((started: 0, inFlight: 0, mostInFlight: 0))
+    private let state = Locked((started: 0, inFlight: 0, mostInFlight: 0))
     func begin() {
       state.withLock {
         $0.started += 1
@@ -33,7 +34,7 @@ struct ActionConcurrencyTests {
   /// Holds the work of one round until the test opens it: while it is shut, the execution the
   /// round accepted is in flight, whether its task has run yet or not.
   final class Gate: Sendable {
-    private let state = Mutex<(isOpen: Bool, waiter: CheckedContinuation<Void, Never>?)>(
+    private let state = Locked<(isOpen: Bool, waiter: CheckedContinuation<Void, Never>?)>(
       (false, nil))
 
     /// Returns once the gate is open.
@@ -91,7 +92,7 @@ struct ActionConcurrencyTests {
       return attempt.applied
     }
     let delivered = DispatchSemaphore(value: 0)
-    let deliveries = Mutex<[Applied]>([])
+    let deliveries = Locked<[Applied]>([])
     let token = action.values.subscribe { applied in
       deliveries.withLock { $0.append(applied) }
       delivered.signal()
@@ -111,7 +112,7 @@ struct ActionConcurrencyTests {
     for round in 0..<rounds {
       let gate = Gate()
       let startLine = StartLine(threads)
-      let outcomes = Mutex<(accepted: [Applied], refused: Int)>(([], 0))
+      let outcomes = Locked<(accepted: [Applied], refused: Int)>(([], 0))
       await onThreads(threads) { thread in
         startLine.wait()
         for _ in 0..<attempts {
@@ -166,7 +167,7 @@ struct ActionConcurrencyTests {
       executions.begin()
       executions.end()
     }
-    let startedAfterOff = Mutex(0)
+    let startedAfterOff = Locked(0)
     await onThreads(4) { thread in
       if thread == 0 {
         for _ in 0..<200 { action.apply(0) }
