@@ -15,10 +15,11 @@
 // Release builds compile none of it: every function here is empty there, and inlined away.
 
 extension Lock.Handle {
-  /// Where a debug build records the thread that holds the lock: 48 bytes after the primitive,
-  /// in its block (see `Lock.blockSize`), which nothing else uses.
+  /// Where a debug build records the thread that holds the lock: `Lock.ownerWordOffset` bytes
+  /// after the primitive, in its block (see `Lock.blockSize`), which nothing else uses.
   @usableFromInline var ownerWord: UnsafeMutablePointer<UInt> {
-    (UnsafeMutableRawPointer(primitive) + 48).assumingMemoryBound(to: UInt.self)
+    (UnsafeMutableRawPointer(primitive) + Lock.ownerWordOffset).assumingMemoryBound(
+      to: UInt.self)
   }
 
   /// The thread `ownerWord` records (0: none). Relaxed atomic where the C helpers are built,

@@ -58,6 +58,9 @@ package final class Lock: @unchecked Sendable {
   /// debug build records the owner at `Handle.ownerWord`, in the bytes after it.)
   static let blockSize = 112
   static let primitiveOffset = 48
+  /// Where a debug build records the lock's owner, from the primitive: in the block's bytes
+  /// after it (see `Handle.ownerWord`).
+  static let ownerWordOffset = 48
 
   /// The primitive, borrowed by `handle`.
   @usableFromInline let handle: Handle

@@ -91,8 +91,8 @@ package final class ReadTracker {
     }
   #endif
 
-  /// The nodes whose keep-alive handles the run holds (see `held`), for the caller to release once the
-  /// run's owner is linked to them.
+  /// The nodes whose keep-alive handles the run holds (see `held`), for the caller to release
+  /// once the run's owner is linked to them.
   package func takeHeld() -> [AnyNode] {
     defer { held = [] }
     return held
