@@ -232,6 +232,45 @@ package final class ThreadContext {
   @usableFromInline
   func endComputing() { computing.removeLast() }
 
+  /// Whether this thread is in the middle of a computation: computing a derived value on
+  /// demand, or in a tracked run (a computed property's, a view pass's).
+  var isComputing: Bool { !computing.isEmpty || isTracking || pullStamp != nil }
+
+  /// Runs `body`, work of the drainer role that is not part of the computation this thread is
+  /// in the middle of (see `isComputing`), as if it computed nothing: with no derived values
+  /// being computed, no tracked run, no pull and no Observation segment under way, restored
+  /// after. A drain that ran with them would let the others' work read through them: a
+  /// subscription's first value pulling a node this thread computes would stop as "depends on
+  /// itself", a sink's reads would be recorded as the computation's dependencies, and reads
+  /// would take values pulled at the computation's older stamp as current.
+  ///
+  /// (Observation's own tracking is thread-local to Observation and cannot be set aside: a
+  /// drain inside a user's `withObservationTracking` adds what its sinks read to it.)
+  func withComputationSetAside(_ body: () -> Void) {
+    var computing: ContiguousArray<ObjectIdentifier> = []
+    swap(&computing, &self.computing)
+    let tracker = activeTracker
+    setActiveTracker(nil)
+    let pullStamp = self.pullStamp
+    self.pullStamp = nil
+    let cacheable = pulledValueIsCacheable
+    pulledValueIsCacheable = true
+    let inSegment = isInObservationSegment
+    isInObservationSegment = false
+    let segmentDelivered = self.segmentDelivered
+    self.segmentDelivered = nil
+    var segmentPulled: ContiguousArray<AnyNode> = []
+    swap(&segmentPulled, &self.segmentPulled)
+    body()
+    swap(&segmentPulled, &self.segmentPulled)
+    self.segmentDelivered = segmentDelivered
+    isInObservationSegment = inSegment
+    pulledValueIsCacheable = cacheable
+    self.pullStamp = pullStamp
+    setActiveTracker(tracker)
+    swap(&computing, &self.computing)
+  }
+
   /// Opens an invalidation scope; invalidations requested inside it run once, at its end.
   @inlinable
   package func beginScope() { scopeDepth += 1 }

@@ -181,8 +181,21 @@ extension Engine {
   /// The last drainer to leave a quiet domain first cuts off what no link joins any more
   /// (`Domain.splitZeroEdges`): the role it gives up is the root's, which a split leaves a
   /// root, and it touches the domain no more.
+  ///
+  /// A thread in the middle of a computation (a pull that attached a node it made, holding the
+  /// role it found free) drains with the computation set aside: what others queued is not
+  /// part of it (see `ThreadContext.withComputationSetAside(_:)`).
   @usableFromInline
   static func drainQueue(of domain: Domain, _ context: ThreadContext) {
+    if _slowPath(context.isComputing) {
+      context.withComputationSetAside { drainQueueAsIs(of: domain, context) }
+    } else {
+      drainQueueAsIs(of: domain, context)
+    }
+  }
+
+  /// `drainQueue(of:_:)`, on the thread's state as it is.
+  static func drainQueueAsIs(of domain: Domain, _ context: ThreadContext) {
     var snapshot = -1
     var deliversTheRest = false
     while true {

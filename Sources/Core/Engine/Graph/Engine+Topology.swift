@@ -3,6 +3,13 @@
 
 extension Engine {
   /// Attaches a new derived node to its inputs, in delivery order.
+  ///
+  /// A node made inside a computation (a pull's, or a tracked run's: a `flatMapLatest` whose
+  /// transform makes a property) while others deliver in its domain is queued to attach
+  /// without waiting for its turn: a computation that waited would read the rest of its
+  /// inputs after writes that landed meanwhile (a value mixing two states), and a thread
+  /// handed the role there would deliver others' work in the middle of its computation.
+  /// Until it is attached, a read computes the node from its inputs.
   @usableFromInline
   static func attachInOrder<Value>(_ node: DerivedNode<Value>) {
     let context = ThreadContext.current
@@ -10,7 +17,7 @@ extension Engine {
     // The common case, nothing under delivery: attach now, with no task to allocate.
     if runHoldingRoleIfFree(lockedRoot: root, context, { attach(node) }) { return }
     root.lock.unlock()
-    performInOrder(in: node.home) { attach(node) }
+    performInOrder(in: node.home, mayWait: !context.isComputing) { attach(node) }
   }
 
   /// Connects a new derived node to its inputs. Role.
