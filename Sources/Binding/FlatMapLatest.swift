@@ -60,9 +60,12 @@ extension Property {
       guard let owner = link.owner, link.choose(at: outer.changeCountIncludingStaged) else {
         return link.current.node.read(.delivery)
       }
-      // Chosen already by a read of the same writes, inside the batch that made them.
+      // Chosen already by a read of the same writes (inside the batch that made them), if
+      // this delivery is of those writes: a choice made from newer values than the ones
+      // delivered would pair the delivered outer value with another value's inner property.
       let inner =
-        link.takeOnDemandChoice(at: outer.writeStampNow) ?? transform(outer.read(.delivery))
+        link.takeOnDemandChoice(at: Engine.newestWriteStamp(deliveredWith: outer))
+        ?? transform(outer.read(.delivery))
       // The previous inner property is released at the end of this closure: after the switch,
       // and outside the engine's lock (its release takes that lock).
       guard let previousInner = link.replace(with: inner) else {
@@ -129,13 +132,14 @@ final class _SwitchLink<Inner>: @unchecked Sendable {
   }
 
   /// The choice of reads on demand, if it was made at `stamp`, for the delivery of the same
-  /// writes to take; forgets any choice either way (a delivery moves past it).
-  func takeOnDemandChoice(at stamp: UInt64) -> Property<Inner>? {
+  /// writes to take (`nil`: the delivery is not of the newest writes); forgets any choice
+  /// either way (a delivery moves past it).
+  func takeOnDemandChoice(at stamp: UInt64?) -> Property<Inner>? {
     lock.lock()
     let taken = onDemand
     onDemand = nil
     lock.unlock()
-    guard let taken, taken.stamp == stamp else { return nil }
+    guard let taken, let stamp, taken.stamp == stamp else { return nil }
     return taken.inner
   }
 

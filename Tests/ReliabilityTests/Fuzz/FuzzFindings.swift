@@ -98,12 +98,14 @@ enum FuzzFinding: String, CaseIterable, Sendable {
     case .lateFirstValue: return "issue 26 point 5"
     case .sinkInconsistent, .sinkTorn:
       return
-        "found by the concurrent fuzz (no minimal reproducer yet): with threads writing "
-        + "relays that computed properties switch between, a sink of a property over other "
-        + "computed properties gets, about once in 500 calls, a value that is not its recipe "
-        + "on the values it was computed from (rarely, two values of one relay: rule 3). "
-        + "Reading: a delivered run that reads a node of another domain combines that "
-        + "domain's newest write with this domain's delivered values"
+        "found by the concurrent fuzz: a sink of a property over computed properties whose "
+        + "branches switch, with threads writing their relays, got a value that is not its "
+        + "recipe on the values it was computed from (rule 3). The cause found, a "
+        + "`flatMapLatest` delivery that took the inner property a read on another thread made "
+        + "for newer writes, and linked it before it was attached, is fixed "
+        + "(`SwitchWhileWritesWaitTests`: 212 torn sink values in 24,000 calls of seed "
+        + "4028760069 and 38 to 80 inconsistent in 43,500 of seed 4028760070 before, none in "
+        + "6 runs after); kept as known until the fuzz has run clean for a round of CI"
     default: return nil
     }
   }

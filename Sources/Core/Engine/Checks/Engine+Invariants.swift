@@ -66,6 +66,10 @@
         )
         if node.isAttached && !node.isSource {
           for input in node.inputs {
+            check(
+              input.isAttached || input.isCompleted,
+              "an attached node computed from an input not attached: it would read a value the "
+                + "input's changes no longer reach")
             // A node that reads one input twice (combineLatest(a, a)) is listed twice.
             let listed = input.downstream.filter { $0 === node }.count
             let reads = node.inputs.filter { $0 === input }.count
@@ -104,6 +108,10 @@
       if node.isAttached && !node.isSource {
         for input in node.inputs {
           check(reachesRoot(input.home, root), "an input in another domain than its node")
+          check(
+            input.isAttached || input.isCompleted,
+            "an attached node computed from an input not attached: it would read a value the "
+              + "input's changes no longer reach")
           check(node.rank > input.rank, "rank \(node.rank) not above its input's \(input.rank)")
           let listed = input.downstream.filter { $0 === node }.count
           let reads = node.inputs.filter { $0 === input }.count

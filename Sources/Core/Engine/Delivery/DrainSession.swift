@@ -28,6 +28,10 @@ final class DrainSession {
   /// Whether the event's sources belong to several domains (a batch delivering every domain
   /// it claimed at once): each node then commits under its own domain's lock.
   @exclusivity(unchecked) var spansDomains = false
+  /// How many source writes the event under delivery delivers (set as its propagation
+  /// starts): while its domain's `unsettled` count equals it, no later write waits, and the
+  /// newest values are the ones the event delivers (`Engine.newestWriteStamp(deliveredWith:)`).
+  @exclusivity(unchecked) var eventWrites = 0
   /// Sources of the event; they keep the event's sources alive until it is delivered.
   @exclusivity(unchecked) @usableFromInline var sources: ContiguousArray<AnyNode> = []
   /// Event nodes to deliver once more, each as an event of its own, right after this event

@@ -51,6 +51,7 @@ extension Engine {
   ) {
     let outerSession = context.activeSession
     context.activeSession = session
+    session.eventWrites = writes
     while let next = session.popMin() {
       if next._withUnsafeGuaranteedRef({ $0.observableReads == .noneSeen }),
         ObservableReads.isAvailable

@@ -101,6 +101,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     super.init(
       home: home, value: initial, isSource: false, carriesEvents: carriesEvents, steps: steps)
     self.isAttached = false
+    self.awaitsAttachment = true
     self.inputs = ContiguousArray(inputs)
     self.origin = origin
     Engine.attachInOrder(self)
@@ -153,7 +154,12 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// Attaches a node made by `init(computedFrom:...)`, once its owner can compute it.
   @usableFromInline
   package func attachComputed() {
+    awaitsAttachment = true
     Engine.attachInOrder(self)
+  }
+
+  override func attachAwaited() {
+    Engine.attach(self)
   }
 
   /// The specialized `pullOne` step, for the initializers to store.

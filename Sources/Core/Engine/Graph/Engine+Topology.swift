@@ -23,8 +23,12 @@ extension Engine {
   /// Connects a new derived node to its inputs. Role.
   static func attach<Value>(_ node: DerivedNode<Value>) {
     node.assertRole()
+    // Attached already, by the first node linked to it (see `resume`). (Written only by the
+    // role, or before the node is shared: the role reads it without the lock.)
+    guard node.awaitsAttachment else { return }
     resumeSuspendedInputs(of: node.inputs)
     let root = node.home.lockRoot()
+    node.awaitsAttachment = false
     let inputsCompleted = linkToInputs(node)
     // The value computed at creation describes the state then; recompute it from what the
     // inputs have delivered if a write was on its way then or is now, or landed since.
@@ -76,7 +80,7 @@ extension Engine {
   /// Attaches every suspended node among `inputs` (see `AnyNode.isSuspended`) before a node
   /// is linked to them. Role.
   static func resumeSuspendedInputs<Inputs: Sequence<AnyNode>>(of inputs: Inputs) {
-    for input in inputs where input.isSuspendedLocked { resume(input) }
+    for input in inputs where input.needsResumingLocked { resume(input) }
   }
 
   /// Attaches `node`, a suspended node an observer comes back to, and the suspended nodes it
@@ -90,13 +94,20 @@ extension Engine {
     var stack: [PostOrderFrame] = [(node, node.lockedInputs(), 0)]
     var seen: Set<ObjectIdentifier> = [ObjectIdentifier(node)]
     postOrder(&stack, into: &order) { input in
-      guard input.isSuspendedLocked, seen.insert(ObjectIdentifier(input)).inserted else {
+      guard input.needsResumingLocked, seen.insert(ObjectIdentifier(input)).inserted else {
         return nil
       }
       return input.lockedInputs()
     }
     for next in order {
       let root = next.home.lockRoot()
+      if next.awaitsAttachment {
+        // Made while the domain was busy, its attachment still queued: attached now, before
+        // what is computed from it links to it.
+        root.lock.unlock()
+        next.attachAwaited()
+        continue
+      }
       guard next.isSuspended, !next.isCompleted else {
         root.lock.unlock()
         continue
@@ -199,6 +210,16 @@ extension AnyNode {
       let suspended = isSuspended && !isCompleted
       root.lock.unlock()
       return suspended
+    }
+  }
+
+  /// Whether a node linking to this one must first attach it (`Engine.resume`): it is
+  /// suspended, or its attachment is still queued (`awaitsAttachment`). Read under the lock.
+  final var needsResumingLocked: Bool {
+    withRootLocked { root in
+      let needs = (isSuspended && !isCompleted) || awaitsAttachment
+      root.lock.unlock()
+      return needs
     }
   }
 

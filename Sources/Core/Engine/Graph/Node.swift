@@ -48,6 +48,12 @@ package class AnyNode: @unchecked Sendable {
   /// it on demand, and the first observer to come back attaches it again (`Engine.resume`).
   /// Role; written under the lock.
   @exclusivity(unchecked) @usableFromInline final var isSuspended = false
+  /// Whether the node was made while its domain was busy (another thread delivering it, or a
+  /// computation under way on this one) and its attachment waits in the domain's queue: until
+  /// then it is neither attached nor suspended, and reads compute it on demand. The first
+  /// attached node linked to it attaches it first (`Engine.resume`), so that no attached node
+  /// is computed from an input the changes do not reach. Role; written under the lock.
+  @exclusivity(unchecked) @usableFromInline final var awaitsAttachment = false
   /// The domain's write count when the node was suspended, and whether no write was then on
   /// its way: while the count is unchanged, the value it holds is current, and resuming need
   /// not compute it again. Lock.
@@ -195,6 +201,9 @@ package class AnyNode: @unchecked Sendable {
   /// Recomputes the committed value from the inputs' committed values, without notifying.
   /// Role, outside the lock.
   @usableFromInline func refresh() {}
+  /// Attaches a derived node whose attachment waits in its domain's queue
+  /// (`awaitsAttachment`), now; the queued attachment then finds it done. Role.
+  func attachAwaited() {}
   /// Ends every subscription and returns the completion handlers to run; the caller releases
   /// them, and `released`, after unlocking. Role, under the lock.
   @usableFromInline func takeCompletionHandlers(

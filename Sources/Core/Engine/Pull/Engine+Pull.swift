@@ -132,6 +132,24 @@ extension Engine {
   }
 }
 
+extension Engine {
+  /// The write count of `node`'s domain, if the event this thread is delivering is the last
+  /// write of that domain still undelivered: the values it delivers are then the newest ones,
+  /// and what a read on demand computed at that count from the newest values (a
+  /// `flatMapLatest`'s choice of inner property) holds for the delivery too. `nil` otherwise:
+  /// later writes wait (their values are newer than the ones delivered), or the event spans
+  /// domains. Role.
+  package static func newestWriteStamp(deliveredWith node: AnyNode) -> UInt64? {
+    node.assertRole()
+    guard let session = ThreadContext.current.activeSession, !session.spansDomains else {
+      return nil
+    }
+    let root = node.home.lockRoot()
+    defer { root.lock.unlock() }
+    return root.unsettled == session.eventWrites ? root.writeCount : nil
+  }
+}
+
 extension AnyNode {
   /// The write count of this node's root domain now: what a value computed from the newest
   /// writes is current for, while it does not move. Takes the lock.
