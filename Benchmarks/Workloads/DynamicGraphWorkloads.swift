@@ -258,11 +258,6 @@ extension ComputedWorkloads {
   func dynamicGraph(_ configuration: DynamicGraphConfiguration, _ check: WorkloadCheck)
     -> Workload
   {
-    if configuration.staticFraction < 1 {
-      // Measured when the case was added: 40 steps of each of these graphs did not finish in
-      // 30 seconds with computed properties, while the all-static ones take milliseconds.
-      return .notRun("dynamic nodes: 40 steps did not finish in 30 s (issue 30)")
-    }
     let plan = DynamicGraphPlan.checked(configuration)
     let computations = EffectCounter()
     let sources = (0..<configuration.width).map { BehaviorRelay(Double($0)) }

@@ -78,6 +78,10 @@ package final class ThreadContext {
   /// The stamp of the pull this thread is running (see `Engine.pullInOrder`), if any: values
   /// pulled in it are current for its reads even if writes land meanwhile.
   @exclusivity(unchecked) @usableFromInline var pullStamp: UInt64?
+  /// The identity of the outermost pull this thread is running (0 when none): a value computed
+  /// in it is reused by its later reads even when it may not be cached for the stamp
+  /// (`AnyNode.pulledInPull`), so one read computes each node at most once.
+  @exclusivity(unchecked) @usableFromInline var outermostPull: UInt64 = 0
   /// Cleared by a computation on demand that read inputs its node is not linked to: its
   /// value may not be cached for the stamp (see `DerivedNode.pullOneSpecialized`).
   @exclusivity(unchecked) @usableFromInline var pulledValueIsCacheable = true
@@ -253,6 +257,8 @@ package final class ThreadContext {
     setActiveTracker(nil)
     let pullStamp = self.pullStamp
     self.pullStamp = nil
+    let outermostPull = self.outermostPull
+    self.outermostPull = 0
     let cacheable = pulledValueIsCacheable
     pulledValueIsCacheable = true
     let inSegment = isInObservationSegment
@@ -266,6 +272,7 @@ package final class ThreadContext {
     self.segmentDelivered = segmentDelivered
     isInObservationSegment = inSegment
     pulledValueIsCacheable = cacheable
+    self.outermostPull = outermostPull
     self.pullStamp = pullStamp
     setActiveTracker(tracker)
     swap(&computing, &self.computing)

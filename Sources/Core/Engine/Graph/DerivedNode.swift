@@ -217,9 +217,19 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       root.lock.unlock()
       return value
     }
-    if hasPulledValue, let value = pulled, isPulledValueCurrent(stamp: root.writeCount) {
-      root.lock.unlock()
-      return value
+    if let value = pulled {
+      if hasPulledValue && isPulledValueCurrent(stamp: root.writeCount) {
+        root.lock.unlock()
+        return value
+      }
+      if wasPulledInThisPull() {
+        // Computed earlier in this pull; if it may not be cached, neither may the value of
+        // the computation reading it (as when it is computed, see `pullOneSpecialized`).
+        let cacheable = hasPulledValue
+        root.lock.unlock()
+        if !cacheable { ThreadContext.withCurrent { $0.pulledValueIsCacheable = false } }
+        return value
+      }
     }
     root.lock.unlock()
     Engine.pullInOrder(self)
@@ -231,7 +241,8 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   override func isPullCurrent(_ root: Domain) -> Bool {
     root.assertLockedRoot()
     if isAttached && root.unsettled == 0 { return true }
-    return hasPulledValue && isPulledValueCurrent(stamp: root.writeCount)
+    return (hasPulledValue && isPulledValueCurrent(stamp: root.writeCount))
+      || wasPulledInThisPull()
   }
 
   override func pullOne(at stamp: UInt64, _ context: ThreadContext) {
@@ -243,6 +254,12 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   final func pullOneSpecialized(at stamp: UInt64, _ context: ThreadContext) {
     assertUnlocked()
     let root = home.lockRoot()
+    // Computed already in this pull, by a computation that read it though not linked to it
+    // (the pull's order follows the links).
+    if _slowPath(pulledInPull != 0 && pulledInPull == context.outermostPull) {
+      root.lock.unlock()
+      return
+    }
     let previous = delivered
     root.lock.unlock()
     context.beginComputing(self)
@@ -264,6 +281,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       // move this domain's stamp) is computed again at the next read.
       hasPulledValue = cacheable
       pulledStamp = stamp
+      pulledInPull = context.outermostPull
     }
     again.lock.unlock()
     // `value` now holds the previous cached value (or the one not kept), which dies here,

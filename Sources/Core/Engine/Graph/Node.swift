@@ -94,6 +94,13 @@ package class AnyNode: @unchecked Sendable {
   /// Whether a derived node's `pulled` cache holds a value, computed at `pulledStamp`. Lock.
   @exclusivity(unchecked) @usableFromInline final var hasPulledValue = false
   @exclusivity(unchecked) @usableFromInline final var pulledStamp: UInt64 = 0
+  /// The outermost pull (`ThreadContext.outermostPull`) that computed the `pulled` value: the
+  /// rest of that pull reuses it even when `hasPulledValue` is false (a value that read inputs
+  /// the node is not linked to, which may not be cached for the stamp). Without it, each read
+  /// of such a node inside the pull computed it again, and its readers the same: a layered
+  /// graph of computed properties whose branches switch was computed once per path through
+  /// it, exponentially in its depth. Lock.
+  @exclusivity(unchecked) @usableFromInline final var pulledInPull: UInt64 = 0
   #if DEBUG
     /// How many times the node's inputs were moved (`Engine.relink`), for tests. Role.
     @exclusivity(unchecked) package final var relinkCount = 0
@@ -168,6 +175,13 @@ package class AnyNode: @unchecked Sendable {
     /// delivery (see `Engine.checkInvariants`). Lock.
     func checkCatchUpInvariants(_ root: Domain) {}
   #endif
+
+  /// Whether the `pulled` value was computed in the outermost pull this thread is running,
+  /// cacheable or not. Lock.
+  @inlinable
+  final func wasPulledInThisPull() -> Bool {
+    pulledInPull != 0 && ThreadContext.withCurrent { $0.outermostPull == pulledInPull }
+  }
 
   /// Whether the pulled value (`hasPulledValue`) is current: computed at `stamp`, the domain's
   /// write count, or in the pull this thread is running. Lock.

@@ -36,11 +36,14 @@ extension Engine {
       }
       let outerStamp = context.pullStamp
       context.pullStamp = stamp
+      let outermostPull = context.outermostPull
+      if outermostPull == 0 { context.outermostPull = pull }
       if ObservableReads.isAvailable, !context.isInObservationSegment {
         pullInSegment(order, at: stamp, context)
       } else {
         for node in order { node.pullOne(at: stamp, context) }
       }
+      context.outermostPull = outermostPull
       context.pullStamp = outerStamp
       order.removeAll(keepingCapacity: true)
       context.pullOrder = order
