@@ -255,8 +255,11 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     assertUnlocked()
     let root = home.lockRoot()
     // Computed already in this pull, by a computation that read it though not linked to it
-    // (the pull's order follows the links).
-    if _slowPath(pulledInPull != 0 && pulledInPull == context.outermostPull) {
+    // (the pull's order follows the links), or at this stamp by another pull.
+    if _slowPath(
+      (pulledInPull != 0 && pulledInPull == context.outermostPull)
+        || (hasPulledValue && pulledStamp == stamp))
+    {
       root.lock.unlock()
       return
     }
@@ -281,7 +284,8 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       // move this domain's stamp) is computed again at the next read.
       hasPulledValue = cacheable
       pulledStamp = stamp
-      pulledInPull = context.outermostPull
+      // Only a value that may not be cached needs it: one that may is current by its stamp.
+      pulledInPull = cacheable ? 0 : context.outermostPull
     }
     again.lock.unlock()
     // `value` now holds the previous cached value (or the one not kept), which dies here,

@@ -94,9 +94,9 @@ package class AnyNode: @unchecked Sendable {
   /// Whether a derived node's `pulled` cache holds a value, computed at `pulledStamp`. Lock.
   @exclusivity(unchecked) @usableFromInline final var hasPulledValue = false
   @exclusivity(unchecked) @usableFromInline final var pulledStamp: UInt64 = 0
-  /// The outermost pull (`ThreadContext.outermostPull`) that computed the `pulled` value: the
-  /// rest of that pull reuses it even when `hasPulledValue` is false (a value that read inputs
-  /// the node is not linked to, which may not be cached for the stamp). Without it, each read
+  /// The outermost pull (`ThreadContext.outermostPull`) that computed the `pulled` value when
+  /// it may not be cached for the stamp (`hasPulledValue` false: it read inputs the node is not
+  /// linked to), else 0: the rest of that pull reuses it. Without it, each read
   /// of such a node inside the pull computed it again, and its readers the same: a layered
   /// graph of computed properties whose branches switch was computed once per path through
   /// it, exponentially in its depth. Lock.
