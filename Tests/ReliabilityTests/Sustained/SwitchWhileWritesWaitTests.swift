@@ -22,6 +22,24 @@ struct SwitchWhileWritesWaitTests {
     HandedRoleInComputationTests.waitUntilParkedOrReturned(thread, in: domain, before: before)
   }
 
+  /// A delivery held on another thread: writes 1 to `relay` there and returns once a sink of
+  /// `relay` holds that delivery, which goes on when `release` is signalled.
+  static func holdDelivery(
+    of relay: BehaviorRelay<Int>
+  ) -> (drainer: Spawned, release: DispatchSemaphore, gate: SubscriptionToken) {
+    let held = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let gate = relay.subscribe { value in
+      if value == 1 {
+        held.signal()
+        release.wait()
+      }
+    }
+    let drainer = Spawned { relay.accept(1) }
+    held.wait()
+    return (drainer, release, gate)
+  }
+
   @Test("Each delivered outer value gets the inner property chosen for it, not for a newer one")
   func deliveryDoesNotTakeAChoiceMadeForNewerWrites() {
     let x = BehaviorRelay(0)
@@ -31,16 +49,7 @@ struct SwitchWhileWritesWaitTests {
     let f = x.asProperty().flatMapLatest { outer in x.asProperty().map { [outer, $0] } }
     let seen = Locked<[[Int]]>([])
     let observer = f.subscribe { value in seen.withLock { $0.append(value) } }
-    let held = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
-    let gate = x.subscribe { value in
-      if value == 1 {
-        held.signal()
-        release.wait()
-      }
-    }
-    let drainer = Spawned { x.accept(1) }
-    held.wait()
+    let (drainer, release, gate) = Self.holdDelivery(of: x)
     // Two writes wait for their turn behind the held delivery.
     let second = Spawned { x.accept(2) }
     let waiting = Self.waitUntilParked(second, in: domain, before: 0)
@@ -67,16 +76,7 @@ struct SwitchWhileWritesWaitTests {
     let both = Property.combineLatest(f, value.asProperty())
     let seen = Locked<[[Int]]>([])
     let observer = both.subscribe { pair in seen.withLock { $0.append([pair.0, pair.1]) } }
-    let held = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
-    let gate = selector.subscribe { selected in
-      if selected == 1 {
-        held.signal()
-        release.wait()
-      }
-    }
-    let drainer = Spawned { selector.accept(1) }
-    held.wait()
+    let (drainer, release, gate) = Self.holdDelivery(of: selector)
     let switcher = Spawned { selector.accept(2) }
     _ = Self.waitUntilParked(switcher, in: domain, before: 0)
     // The read makes the inner property that the delivery of 2 takes: its attachment is

@@ -66,14 +66,7 @@
         )
         if node.isAttached && !node.isSource {
           for input in node.inputs {
-            check(
-              input.isAttached || input.isCompleted,
-              "an attached node computed from an input not attached: it would read a value the "
-                + "input's changes no longer reach")
-            // A node that reads one input twice (combineLatest(a, a)) is listed twice.
-            let listed = input.downstream.filter { $0 === node }.count
-            let reads = node.inputs.filter { $0 === input }.count
-            check(listed == reads, "a node reading an input \(reads) times is listed \(listed)")
+            checkLink(of: node, to: input)
             if seen.insert(ObjectIdentifier(input)).inserted { work.append(input) }
           }
         }
@@ -108,14 +101,8 @@
       if node.isAttached && !node.isSource {
         for input in node.inputs {
           check(reachesRoot(input.home, root), "an input in another domain than its node")
-          check(
-            input.isAttached || input.isCompleted,
-            "an attached node computed from an input not attached: it would read a value the "
-              + "input's changes no longer reach")
           check(node.rank > input.rank, "rank \(node.rank) not above its input's \(input.rank)")
-          let listed = input.downstream.filter { $0 === node }.count
-          let reads = node.inputs.filter { $0 === input }.count
-          check(listed == reads, "a node reading an input \(reads) times is listed \(listed)")
+          checkLink(of: node, to: input)
         }
       }
       if root.drainers.isEmpty && node.liveSinkCount <= 64 { node.checkValueInvariants() }
@@ -155,6 +142,19 @@
         hops += 1
       }
       return true
+    }
+
+    /// The invariants of the link from `node`, an attached derived node, to one of its
+    /// inputs, which both walks check. Lock.
+    static func checkLink(of node: AnyNode, to input: AnyNode) {
+      check(
+        input.isAttached || input.isCompleted,
+        "an attached node computed from an input not attached: it would read a value the "
+          + "input's changes no longer reach")
+      // A node that reads one input twice (combineLatest(a, a)) is listed twice.
+      let listed = input.downstream.filter { $0 === node }.count
+      let reads = node.inputs.filter { $0 === input }.count
+      check(listed == reads, "a node reading an input \(reads) times is listed \(listed)")
     }
 
     static func check(

@@ -101,7 +101,6 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     super.init(
       home: home, value: initial, isSource: false, carriesEvents: carriesEvents, steps: steps)
     self.isAttached = false
-    self.awaitsAttachment = true
     self.inputs = ContiguousArray(inputs)
     self.origin = origin
     Engine.attachInOrder(self)
@@ -154,7 +153,6 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// Attaches a node made by `init(computedFrom:...)`, once its owner can compute it.
   @usableFromInline
   package func attachComputed() {
-    awaitsAttachment = true
     Engine.attachInOrder(self)
   }
 

@@ -13,6 +13,7 @@ extension Engine {
   @usableFromInline
   static func attachInOrder<Value>(_ node: DerivedNode<Value>) {
     let context = ThreadContext.current
+    node.awaitsAttachment = true  // the node is not shared yet
     let root = node.home.lockRoot()
     // The common case, nothing under delivery: attach now, with no task to allocate.
     if runHoldingRoleIfFree(lockedRoot: root, context, { attach(node) }) { return }

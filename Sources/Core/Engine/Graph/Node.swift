@@ -96,10 +96,10 @@ package class AnyNode: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline final var pulledStamp: UInt64 = 0
   /// The outermost pull (`ThreadContext.outermostPull`) that computed the `pulled` value when
   /// it may not be cached for the stamp (`hasPulledValue` false: it read inputs the node is not
-  /// linked to), else 0: the rest of that pull reuses it. Without it, each read
-  /// of such a node inside the pull computed it again, and its readers the same: a layered
-  /// graph of computed properties whose branches switch was computed once per path through
-  /// it, exponentially in its depth. Lock.
+  /// linked to), else 0: the rest of that pull reuses it. Without it, each read of such a node
+  /// inside the pull computed it again, and its readers the same: a layered graph of computed
+  /// properties whose branches switch was computed once per path through it, exponentially in
+  /// its depth. Lock.
   @exclusivity(unchecked) @usableFromInline final var pulledInPull: UInt64 = 0
   #if DEBUG
     /// How many times the node's inputs were moved (`Engine.relink`), for tests. Role.
