@@ -94,6 +94,20 @@ __attribute__((nodebug)) void invalidating_lock_wake(uint32_t *_Nonnull state) {
   (void)state;
 #endif
 }
+
+#if defined(__GLIBC__)
+#include <execinfo.h>
+#endif
+
+__attribute__((nodebug)) void invalidating_debug_print_backtrace(void) {
+#if defined(__GLIBC__)
+  // The calling thread's own frames: glibc's unwinder, which needs no other thread suspended
+  // (Swift's backtracer does, and fails to under ThreadSanitizer). Mangled names, with offsets.
+  void *frames[64];
+  int count = backtrace(frames, 64);
+  backtrace_symbols_fd(frames, count, 2);
+#endif
+}
 #else
 // Nothing else to define on Apple platforms (see the header).
 typedef int invalidating_thread_local_unused;

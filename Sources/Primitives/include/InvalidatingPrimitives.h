@@ -72,6 +72,11 @@ static inline __attribute__((always_inline)) intptr_t invalidating_debug_locks_a
   return invalidating_debug_locks_held;
 }
 
+/// Writes the calling thread's call stack to standard error, where glibc can unwind it (else
+/// nothing): what a debug build's broken engine rule prints before it stops, so that a stop
+/// seen once in CI names its caller even where Swift's own backtracer cannot run.
+void invalidating_debug_print_backtrace(void);
+
 /// Sets `invalidating_lock_held_for_user_code`; returns what it was.
 static inline __attribute__((always_inline)) uint32_t *_Nullable
 invalidating_lock_set_held_for_user_code(uint32_t *_Nullable state) {

@@ -60,6 +60,15 @@ extension Lock.Handle {
     #endif
   }
 
+  /// How many engine locks the calling thread holds, where they are counted (else 0).
+  @usableFromInline static var heldCount: Int {
+    #if !canImport(Darwin) && canImport(InvalidatingPrimitives)
+      invalidating_debug_locks_add(0)
+    #else
+      0
+    #endif
+  }
+
   /// The calling thread, as `ownerWord` records it.
   @usableFromInline static var currentThreadWord: UInt {
     // A pointer on Apple platforms, an integer on Linux: the word, either way.
@@ -201,7 +210,14 @@ extension AnyNode {
       // its locks would race with merges); elsewhere, the root's lock is looked for.
       if let holdsAny = Lock.Handle.holdsAnyLock {
         if holdsAny {
-          Engine.ruleBroken("\(function) must not be called with a domain's lock held", line: line)
+          let whose =
+            debugRoot().lock.recordedOwner == Lock.Handle.currentThreadWord
+            ? "this node's domain's among them"
+            : "none of them this node's domain's: another domain's, or a lock outside the "
+              + "engine such as a test's"
+          Engine.ruleBroken(
+            "\(function) must not be called with a domain's lock held "
+              + "(\(Lock.Handle.heldCount) engine locks held; \(whose))", line: line)
         }
       } else {
         debugRoot().lock.assertNotOwned(function, line: line)
@@ -234,6 +250,9 @@ extension Engine {
   /// engine, not a misuse (those go through `misuse(_:)`).
   @usableFromInline
   static func ruleBroken(_ message: String, line: UInt) -> Never {
+    #if !canImport(Darwin) && canImport(InvalidatingPrimitives)
+      invalidating_debug_print_backtrace()
+    #endif
     fatalError("Engine rule broken: \(message)", line: line)
   }
 }
