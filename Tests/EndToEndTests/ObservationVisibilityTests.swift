@@ -298,8 +298,9 @@ struct ObservationVisibilityTests {
     // with the properties, 1 in 200 (1,100). See "What a handler sees" in the SwiftUI and
     // Observation article.
     withKnownIssue(
-      "Observation's installation race: a write during a tracking's installation leaves it "
-        + "live (for @Observable models too)",
+      Comment(
+        rawValue: "Observation's installation race: a write during a tracking's installation "
+          + "leaves it live (for @Observable models too)"),
       isIntermittent: true
     ) {
       #expect(fired.value == readers * rounds)
