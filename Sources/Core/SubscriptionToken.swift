@@ -84,8 +84,8 @@ extension AnyNode {
   func endSubscription(_ id: UInt64) {
     withRootLocked { root in
       // The thread's context is only needed when someone is delivering this domain right now.
-      let context = root.drainers.isEmpty ? nil : ThreadContext.current
-      let deliveringHere = context.map { root.drainers.contains($0.id) } ?? false
+      let context = root.role.isFree ? nil : ThreadContext.current
+      let deliveringHere = context.map { root.role.drainers.contains($0.id) } ?? false
       let unused = dropHandle()
       // Unlocks; the sink's closure dies after that, outside the lock.
       let wasRegistered = steps.removeSinkAndUnlock(self, id, root)

@@ -38,7 +38,7 @@ struct HandedRoleInComputationTests {
   static func waitUntilParkedOrReturned(_ thread: Spawned, in domain: Domain, before: Int) -> Int {
     while true {
       let root = domain.lockRoot()
-      let waiting = root.waiters.count
+      let waiting = root.role.waiters.count
       root.lock.unlock()
       if waiting > before || thread.hasReturned.load(ordering: .acquiring) { return waiting }
       sched_yield()

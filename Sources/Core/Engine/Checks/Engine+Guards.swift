@@ -132,7 +132,7 @@ extension Domain {
     /// Stops unless `context` is one of this root's drainers; the caller holds the lock.
     @usableFromInline
     func checkRole(_ context: ThreadContext, _ function: StaticString, line: UInt) {
-      if !drainers.contains(context.id) {
+      if !role.drainers.contains(context.id) {
         Engine.ruleBroken(
           "\(function) needs the domain's drainer role, held by another thread or none",
           line: line)

@@ -42,7 +42,7 @@
       defer { root.lock.unlock() }
       checkDomain(root)
       // Another thread delivering the domain too (just after a merge) may be mid-event.
-      guard root.drainers.count <= 1 else { return }
+      guard root.role.drainers.count <= 1 else { return }
       var seen: Set<ObjectIdentifier> = [ObjectIdentifier(start)]
       var work: [AnyNode] = [start]
       while let node = work.popLast() {
@@ -105,17 +105,16 @@
           checkLink(of: node, to: input)
         }
       }
-      if root.drainers.isEmpty && node.liveSinkCount <= 64 { node.checkValueInvariants() }
+      if root.role.isFree && node.liveSinkCount <= 64 { node.checkValueInvariants() }
     }
 
     /// The invariants of a root domain that hold whenever its lock is free. Lock.
     static func checkDomain(_ root: Domain) {
       check(!root.isForwarded, "lockRoot returned a forwarded domain")
       check(root.unsettled >= 0, "negative unsettled count \(root.unsettled)")
-      if root.drainers.isEmpty {
+      if root.role.isFree {
         check(root.queue.isEmpty, "a free role with \(root.queue.count) queued changes")
-        check(root.waiters.isEmpty, "a free role with \(root.waiters.count) waiting threads")
-        check(!root.isClosing, "a free role left closing")
+        check(root.role.violation == nil, root.role.violation ?? "")
       }
     }
 

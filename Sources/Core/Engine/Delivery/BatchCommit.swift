@@ -39,7 +39,7 @@ extension ThreadContext {
     withSession { session in
       for group in groups {
         let root = group.nodes[0].home.lockRoot()
-        if root.drainers.isEmpty {
+        if root.role.isFree {
           Engine.takeRole(of: root, self)
           claimed.append(root)
           for node in group.nodes {
@@ -72,7 +72,7 @@ extension ThreadContext {
   private func commitOneWrite() {
     let node = batchTouched.removeLast()
     let root = node.home.lockRoot()
-    guard root.drainers.isEmpty else {
+    guard root.role.isFree else {
       node.enqueueLatest()
       root.queue.append(.write(node, closesEvent: true, depth: root.cascadeDepth(of: self)))
       let mustWait = rolesHeld == 0 && root.isBusyWithOthers
@@ -102,7 +102,7 @@ extension ThreadContext {
     swap(&events, &batchEvents)
     for (source, queue) in events {
       let root = source.home.lockRoot()
-      if root.drainers.isEmpty {
+      if root.role.isFree {
         Engine.takeRole(of: root, self)
         claimed.append(root)
       }

@@ -158,11 +158,7 @@ extension Engine {
       // (A domain merged into another meanwhile is checked by `drainQueue`, on its root.)
       if !domain.isForwarded { domain.assertRole(context) }
     #endif
-    if _fastPath(
-      !domain.isForwarded && domain.queue.isEmpty && domain.drainers.more.isEmpty
-        && domain.waiters.isEmpty)
-    {
-      domain.drainers.first = nil
+    if _fastPath(!domain.isForwarded && domain.queue.isEmpty && domain.role.leaveIfAlone()) {
       domain.lock.unlock()
       context.rolesHeld -= 1
       return
@@ -197,40 +193,16 @@ extension Engine {
 
   /// `drainQueue(of:_:)`, on the thread's state as it is.
   static func drainQueueAsIs(of domain: Domain, _ context: ThreadContext) {
-    var snapshot = -1
-    var deliversTheRest = false
+    var pass = DrainPass()
     while true {
       let root = domain.lockRoot()
-      guard !root.queue.isEmpty, root.drainers.count == 1 else {
-        // Either nothing is left, or a merge made another thread a drainer too: it goes on.
-        let cut = root.mustSplitBeforeLeaving ? root.splitZeroEdges() : []
-        root.drainers.remove(context.id)
-        var released: [Unmanaged<ThreadContext>] = []
-        if root.drainers.isEmpty {
-          root.isClosing = false
-          released = root.takeWaiters()  // the queue is empty: their changes are delivered
-        }
-        root.lock.unlock()
-        context.rolesHeld -= 1
-        for waiter in released { waiter._withUnsafeGuaranteedRef { $0.parkerStorage!.unpark() } }
-        withExtendedLifetime(cut) {}  // the domains cut off are let go outside the lock
-        return
-      }
-      if snapshot < 0 {
-        snapshot = root.queue.count
-        root.isClosing = true
-      }
-      // A split waits for a quiet domain: handed over, the rest would be followed by the next
-      // thread's writes, and those by this one's, for as long as both write. Once, it delivers
-      // the rest itself (a change per waiting thread, which waits parked meanwhile, and what
-      // threads that may not wait queued), so that the queue can run empty.
-      if snapshot == 0, !deliversTheRest, !root.splitCandidates.isEmpty, !root.waiters.isEmpty {
-        snapshot = root.queue.count
-        deliversTheRest = true
-      }
-      if snapshot == 0, let successor = root.waiters.popFirst() {
-        root.drainers.replace(context.id, with: successor._withUnsafeGuaranteedRef(\.id))
-        root.isClosing = false
+      let step = root.role.nextStep(
+        of: context.id, queueCount: root.queue.count,
+        hasSplitCandidates: !root.splitCandidates.isEmpty, pass: &pass)
+      switch step {
+      case .deliverNext:
+        break
+      case .handOver(let successor):
         root.lock.unlock()
         context.rolesHeld -= 1
         successor._withUnsafeGuaranteedRef {
@@ -238,8 +210,16 @@ extension Engine {
           $0.parkerStorage!.unpark()
         }
         return
+      case .leave:
+        // Either nothing is left, or a merge made another thread a drainer too: it goes on.
+        let cut = root.mustSplitBeforeLeaving ? root.splitZeroEdges() : []
+        let released = root.role.leave(context.id)
+        root.lock.unlock()
+        context.rolesHeld -= 1
+        for waiter in released { waiter._withUnsafeGuaranteedRef { $0.parkerStorage!.unpark() } }
+        withExtendedLifetime(cut) {}  // the domains cut off are let go outside the lock
+        return
       }
-      if snapshot > 0 { snapshot -= 1 }
       let outerDepth = context.eventDepth
       switch root.queue.popFirst()! {
       case .task(let task, let depth):
@@ -255,7 +235,7 @@ extension Engine {
             next.stagePending()
             session.sources.append(next)
             closes = nextCloses
-            if snapshot > 0 { snapshot -= 1 }
+            pass.countDelivered()
           }
           root.lock.unlock()
           deliverEvent(session, context)
@@ -284,11 +264,11 @@ extension Engine {
   static func waitForTurnAfterBatch(in domain: Domain, _ context: ThreadContext) {
     let root = domain.lockRoot()
     // A free role means an empty queue: the batch's changes are delivered.
-    guard !root.drainers.isEmpty, root.isBusyWithOthers else {
+    guard !root.role.isFree, root.isBusyWithOthers else {
       root.lock.unlock()
       return
     }
-    root.addWaiter(context)
+    _ = root.role.queued(by: context, holdsRoles: false, queueCount: root.queue.count)
     root.lock.unlock()
     waitForTurn(in: domain, context)
   }
@@ -297,7 +277,7 @@ extension Engine {
   @inlinable @inline(__always)
   static func takeRole(of root: Domain, _ context: ThreadContext) {
     root.assertLockedRoot()
-    root.drainers.append(context.id)
+    root.role.take(by: context.id)
     context.rolesHeld += 1
   }
 
@@ -350,7 +330,7 @@ extension Engine {
   static func runHoldingRoleIfFree(
     lockedRoot root: Domain, _ context: ThreadContext, _ body: () -> Void
   ) -> Bool {
-    guard root.drainers.isEmpty else { return false }
+    guard root.role.isFree else { return false }
     takeRole(of: root, context)
     root.lock.unlock()
     body()

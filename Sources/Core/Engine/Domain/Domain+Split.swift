@@ -299,17 +299,8 @@ extension Domain {
     writeCount &+= loser.writeCount
     unsettled += loser.unsettled
     loser.unsettled = 0
-    // What a root that is not delivering has none of (the usual case), not touched.
-    if !loser.drainers.isEmpty {
-      drainers.append(contentsOf: loser.drainers)
-      loser.drainers = Drainers()
-    }
+    role.absorb(&loser.role)
     if !loser.queue.isEmpty { queue.append(contentsOf: &loser.queue) }
-    if !loser.waiters.isEmpty { waiters.append(contentsOf: &loser.waiters) }
-    if loser.isClosing {
-      isClosing = true
-      loser.isClosing = false
-    }
     if !loser.catchingUpNodes.isEmpty {
       catchingUpNodes.append(contentsOf: loser.catchingUpNodes)
       loser.catchingUpNodes = []
@@ -332,7 +323,7 @@ extension Domain {
   /// Returns the domains to let go once unlocked.
   func splitIfQuiet(hadCandidates: Bool) -> [Domain] {
     guard !splitCandidates.isEmpty else { return [] }
-    if drainers.isEmpty {
+    if role.isFree {
       return unsettled == 0 ? splitZeroEdges() : []
     }
     if !hadCandidates { queue.append(.task(Engine.lookAgain, depth: 0)) }
@@ -352,7 +343,7 @@ extension Domain {
   /// Whether the drainer finishing now (the only one, its lock held, the queue empty) must cut
   /// edges off first: some are pending and no write is unsettled.
   var mustSplitBeforeLeaving: Bool {
-    hasCommitWork && !splitCandidates.isEmpty && unsettled == 0 && drainers.count == 1
+    hasCommitWork && !splitCandidates.isEmpty && unsettled == 0 && role.drainers.count == 1
       && queue.isEmpty
   }
 
@@ -407,7 +398,7 @@ extension Domain {
       cut.catchingUpNodes = moved
       #if DEBUG
         Engine.check(
-          cut.drainers.isEmpty && cut.waiters.isEmpty && !cut.isClosing,
+          cut.role.state == .free && cut.role.violation == nil,
           "a domain that forwarded had a role, waiting threads or a closing flag")
         if Engine.checksInvariants && cut.mergedCount < Self.checkedTreeSize {
           cut.checkJoinCounts(quiet: true)

@@ -17,6 +17,7 @@
 /// role is handed over under the lock, so every piece of state the role owns is race-free.
 /// The only time two threads drain one domain is just after a merge of two busy domains: each
 /// finishes the event it was delivering (on disjoint nodes) and the first to finish leaves.
+/// The role's states and transitions are one type, `DrainerRole` (`role`).
 ///
 /// **Bounded waits, bounded queue.** A drainer that finishes its own change and finds work
 /// queued by others delivers what was queued by then, and meanwhile the domain is *closing*: a
@@ -39,7 +40,7 @@ package final class Domain: @unchecked Sendable {
   // exclusive, so stored properties opt out of dynamic exclusivity checks
   // (`@exclusivity(unchecked)`), which would otherwise dominate the write path's cost.
   //
-  // Layout: a write reads or stores every field from `lock` to `isClosing`, so those sit
+  // Layout: a write reads or stores every field from `lock` to `hasCommitWork`, so those sit
   // between fields a write never touches (`leadingPadding`, `forward`, `mergedCount`, and after
   // them the fields of splitting and padding): at offsets 48 to 152 of a 200-byte object, each
   // 64-byte cache line a write touches lies inside the object wherever `malloc` puts it
@@ -80,8 +81,6 @@ package final class Domain: @unchecked Sendable {
   /// Whether `forward` is set: the hot paths test this flag, which costs no reference counting
   /// where testing the optional reference may retain it. Guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var isForwarded = false
-  /// The threads (their contexts) currently delivering this domain; guarded by `lock`.
-  @exclusivity(unchecked) @usableFromInline var drainers = Drainers()
   /// How many writes this domain (and every domain merged into it) has taken; a new derived
   /// node compares it at creation and at attachment to know whether its first value is stale.
   /// Guarded by `lock`.
@@ -91,13 +90,9 @@ package final class Domain: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var unsettled = 0
   /// Changes waiting for the drainer, first in, first out; guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var queue = RingBuffer<QueuedChange>()
-  /// Threads waiting for their turn to deliver (see "Bounded waits" above), first come, first
-  /// served; each is parked until the role is handed to it or the queue is empty. The contexts
-  /// are alive: their threads are blocked. Guarded by `lock`.
-  @exclusivity(unchecked) @usableFromInline var waiters = RingBuffer<Unmanaged<ThreadContext>>()
-  /// Whether the drainer is delivering the work others queued, so new writers wait their turn.
-  /// Guarded by `lock`.
-  @exclusivity(unchecked) @usableFromInline var isClosing = false
+  /// The drainer role: who delivers, who waits for a turn (see "Bounded waits" above), whether
+  /// the drainer is closing (see `DrainerRole`). Guarded by `lock`.
+  @exclusivity(unchecked) @usableFromInline var role = DrainerRole()
   /// Whether `catchingUpNodes` or `splitCandidates` has entries: the one flag every commit
   /// tests for both, among the fields a write touches (a byte that the padding after it
   /// already had room for). Guarded by `lock`.
@@ -215,7 +210,7 @@ package final class Domain: @unchecked Sendable {
   /// Call with the lock held.
   func isDrained(onlyBy context: ThreadContext) -> Bool {
     assertLockedRoot()
-    return drainers.allAre(context.id)
+    return role.isDrained(onlyBy: context.id)
   }
 
   /// Queues a change for the drainer; returns whether the caller must wait for its turn
@@ -229,23 +224,13 @@ package final class Domain: @unchecked Sendable {
   func enqueue(_ change: QueuedChange, from context: ThreadContext) -> Bool {
     assertLockedRoot()
     queue.append(change)
-    guard context.rolesHeld == 0, isBusyWithOthers else { return false }
-    addWaiter(context)
-    return true
+    return role.queued(by: context, holdsRoles: context.rolesHeld != 0, queueCount: queue.count)
+      == .waitsForTurn
   }
 
   /// Whether a writer that may wait must do so: the drainer is delivering what others queued,
   /// or the queue is full. Lock.
-  @usableFromInline var isBusyWithOthers: Bool {
-    isClosing || queue.count >= Engine.handOverLimit
-  }
-
-  /// Adds `context`, the calling thread's, to the threads waiting for their turn. Lock.
-  func addWaiter(_ context: ThreadContext) {
-    assertLockedRoot()
-    _ = context.parker  // made here, on its own thread, before a waker can look for it
-    waiters.append(Unmanaged.passUnretained(context))
-  }
+  @usableFromInline var isBusyWithOthers: Bool { role.isBusyWithOthers(queueCount: queue.count) }
 
   /// The cascade depth of a change queued now by `context` (see `enqueue(_:from:)`). Stops the
   /// program, with the lock released, when the cascade runs away.
@@ -265,61 +250,6 @@ package final class Domain: @unchecked Sendable {
         """)
     }
     return depth
-  }
-
-  /// Removes and returns every waiting thread. Lock.
-  func takeWaiters() -> [Unmanaged<ThreadContext>] {
-    assertLockedRoot()
-    var taken: [Unmanaged<ThreadContext>] = []
-    while let waiter = waiters.popFirst() { taken.append(waiter) }
-    return taken
-  }
-}
-
-/// The threads delivering a domain: almost always none or one, several only briefly after a
-/// merge of two busy domains. Kept inline so the write path touches no array.
-@usableFromInline
-struct Drainers {
-  @usableFromInline var first: ObjectIdentifier?
-  @usableFromInline var more: [ObjectIdentifier] = []
-
-  @usableFromInline init() {}
-
-  @inlinable var isEmpty: Bool { first == nil }
-  var count: Int { first == nil ? 0 : 1 + more.count }
-
-  @inlinable
-  mutating func append(_ id: ObjectIdentifier) {
-    if first == nil { first = id } else { more.append(id) }
-  }
-
-  mutating func append(contentsOf other: Drainers) {
-    if let id = other.first { append(id) }
-    for id in other.more { append(id) }
-  }
-
-  /// Removes one occurrence of `id`.
-  @usableFromInline
-  mutating func remove(_ id: ObjectIdentifier) {
-    if first == id {
-      first = more.popLast()
-    } else if let index = more.firstIndex(of: id) {
-      more.remove(at: index)
-    }
-  }
-
-  /// Replaces one occurrence of `id` with `successor`: the role handed from one thread to
-  /// another.
-  mutating func replace(_ id: ObjectIdentifier, with successor: ObjectIdentifier) {
-    remove(id)
-    append(successor)
-  }
-
-  func contains(_ id: ObjectIdentifier) -> Bool { first == id || more.contains(id) }
-
-  /// Whether there is a drainer and every drainer is `id`.
-  func allAre(_ id: ObjectIdentifier) -> Bool {
-    first == id && more.allSatisfy { $0 == id }
   }
 }
 

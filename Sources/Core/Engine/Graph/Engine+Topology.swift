@@ -275,7 +275,7 @@ extension Engine {
     // The new links' span is counted now (see `Domain.join`), so that nothing splits what the
     // relink joins before it happens; the relink lets go of the old links' span.
     let root = Domain.join(from: node.home, newInputs).lockRoot()
-    guard root.isDrained(onlyBy: context) || root.drainers.isEmpty else {
+    guard root.isDrained(onlyBy: context) || root.role.isFree else {
       root.queue.append(
         .task(
           {
@@ -289,7 +289,7 @@ extension Engine {
     }
     // Called outside any delivery (the role free), the switch takes the role for itself: no
     // other thread's delivery may run while the edges move.
-    let takesRole = root.drainers.isEmpty
+    let takesRole = root.role.isFree
     if takesRole { takeRole(of: root, context) }
     root.lock.unlock()
     relink(node, to: newInputs, context)

@@ -131,7 +131,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // read this very source. For plain data the swaps are a few moves.
     var previousLatest = value
     swap(&latest, &previousLatest)
-    guard root.drainers.isEmpty else {
+    guard root.role.isFree else {
       if let cause { Tracing.noteWrite(cause, of: self, seq: writeSeq) }
       writeWhileDelivering(value, lockedRoot: root, context)
       withExtendedLifetime(previousLatest) {}
@@ -264,7 +264,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     root.assertLockedRoot()
     root.writeCount &+= 1
     writeSeq &+= 1
-    guard root.drainers.isEmpty else {
+    guard root.role.isFree else {
       if let cause { Tracing.noteWrite(cause, of: self, seq: writeSeq) }
       writeWhileDelivering(event, lockedRoot: root, context)
       return
@@ -370,7 +370,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // types, which cost more than the rest of releasing the relay.
     let notBatching = ThreadContext.withCurrent { $0.batchDepth == 0 }
     let root = home.lockRoot()
-    if notBatching && root.drainers.isEmpty && downstream.isEmpty && !hasSinkEntries
+    if notBatching && root.role.isFree && downstream.isEmpty && !hasSinkEntries
       && completions.isEmpty
     {
       isCompleted = true

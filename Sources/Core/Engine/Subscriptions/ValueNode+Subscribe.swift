@@ -75,7 +75,7 @@ extension ValueNode {
       return
     }
     keepAliveCount += 1
-    guard _fastPath(root.drainers.isEmpty) else {
+    guard _fastPath(root.role.isFree) else {
       subscribeDuringDelivery(entry, owner, root, emitsCurrentValue, onCompletion, context)
       return
     }
@@ -161,7 +161,7 @@ extension ValueNode {
       if completed { onCompletion?() }
     }
     let root = home.lockRoot()
-    if root.drainers.isEmpty {
+    if root.role.isFree {
       // The other delivery ended meanwhile: register now, as the drainer.
       Engine.takeRole(of: root, context)
       root.lock.unlock()

@@ -391,7 +391,7 @@ extension ValueNode {
     if isSource || (isAttached && !isSuspended) {
       // Part of the same event when this thread delivers that domain too (a batch over
       // several domains): its value for the event is the staged one, which the role guards.
-      let inThisEvent = hasStaged && root.drainers.contains(ThreadContext.current.id)
+      let inThisEvent = hasStaged && root.role.drainers.contains(ThreadContext.current.id)
       let value = inThisEvent ? staged : delivered
       root.lock.unlock()
       return value
