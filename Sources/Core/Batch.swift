@@ -24,15 +24,15 @@
 /// - Throws: Whatever `body` throws. Changes made before the throw are still delivered.
 public func batch<Result>(_ body: () throws -> Result) rethrows -> Result {
   let context = ThreadContext.current
-  if context.batchDepth == 0 { context.takeBatchIdentity() }
-  context.batchDepth += 1
+  if context.batch.depth == 0 { context.takeBatchIdentity() }
+  context.batch.depth += 1
   context.beginScope()
   defer {
-    context.batchDepth -= 1
-    if context.batchDepth == 0 {
-      if !context.batchTouched.isEmpty || !context.batchEvents.isEmpty { context.commitBatch() }
-      if !context.completionsAfterBatch.isEmpty { context.completeAfterBatch() }
-      context.traceBatch = 0
+    context.batch.depth -= 1
+    if context.batch.depth == 0 {
+      if !context.batch.touched.isEmpty || !context.batch.events.isEmpty { context.commitBatch() }
+      if !context.batch.completions.isEmpty { context.completeAfterBatch() }
+      context.trace.batch = 0
     }
     context.endScope()
   }

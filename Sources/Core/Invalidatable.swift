@@ -30,7 +30,7 @@ extension Invalidatable {
       context.invalidateTraced(self, by: invalidator, perform)
       return
     }
-    guard context.scopeDepth > 0 else {
+    guard context.scope.depth > 0 else {
       perform()
       return
     }
@@ -79,7 +79,7 @@ extension Invalidatable {
       }
       return
     }
-    guard context.scopeDepth > 0 else {
+    guard context.scope.depth > 0 else {
       perform(self, invalidator)
       return
     }

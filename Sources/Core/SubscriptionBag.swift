@@ -109,8 +109,8 @@ public final class SubscriptionBag: @unchecked Sendable {
   private static func free(_ blocks: [UnsafeMutablePointer<UInt>]) {
     guard !blocks.isEmpty else { return }
     let context = ThreadContext.current
-    if context.scopeDepth > 0 && !context.cancelledDuringDelivery.isEmpty {
-      context.slotBlocksToFree.append(contentsOf: blocks)
+    if context.scope.depth > 0 && !context.scope.cancelledDuringDelivery.isEmpty {
+      context.scope.slotBlocksToFree.append(contentsOf: blocks)
     } else {
       for block in blocks { block.deallocate() }
     }

@@ -90,7 +90,7 @@ extension AnyNode {
       // Unlocks; the sink's closure dies after that, outside the lock.
       let wasRegistered = steps.removeSinkAndUnlock(self, id, root)
       if wasRegistered && deliveringHere, let context {
-        context.cancelledDuringDelivery.append(ObjectIdentifier(self))
+        context.scope.cancelledDuringDelivery.append(ObjectIdentifier(self))
       }
       if unused { detachAfterDelivery() }
     }

@@ -60,7 +60,8 @@ struct InvalidatingStorage<Value: Equatable> {
   /// - Parameter origin: Where the property is declared (see `projectedProperty(declaredAt:)`).
   @usableFromInline
   mutating func recordTrackedRead(of owner: AnyObject, declaredAt origin: NodeOrigin?) {
-    guard let tracker = ThreadContext.current.activeTracker, tracker.owner !== owner else {
+    guard let tracker = ThreadContext.current.computation.activeTracker, tracker.owner !== owner
+    else {
       return
     }
     tracker.record(projectedProperty(declaredAt: origin).node)

@@ -89,7 +89,7 @@ package final class Hop<Value>: @unchecked Sendable {
   /// Sends `value` to the target: runs it now if the caller is on the target and no flush is
   /// running, else leaves it to the running flush or schedules one.
   package func send(_ value: Value) {
-    let cause = Tracing.isOn ? ThreadContext.current.traceCause : nil
+    let cause = Tracing.isOn ? ThreadContext.current.trace.cause : nil
     var replaced: [Value] = []
     defer { withExtendedLifetime(replaced) {} }  // released outside the lock
     lock.lock()

@@ -54,7 +54,7 @@ package enum Tracing {
     let traced = state.tracedNode(node)
     let cause = Cause(
       .write(traced, site: site, batch: batch(of: context)),
-      parents: context.traceCause.map { [$0] } ?? [])
+      parents: context.trace.cause.map { [$0] } ?? [])
     if state.isWatched(traced.id) {
       state.record(
         event: .change, subject: traced.name, subjectID: traced.id,
@@ -66,9 +66,9 @@ package enum Tracing {
   /// The number of the batch open on `context`'s thread, numbering it if it has none yet, or
   /// `nil` outside a batch.
   package static func batch(of context: ThreadContext) -> Int? {
-    guard context.batchDepth > 0 else { return nil }
-    if context.traceBatch == 0 { context.traceBatch = TraceState.shared.nextBatch() }
-    return context.traceBatch
+    guard context.batch.depth > 0 else { return nil }
+    if context.trace.batch == 0 { context.trace.batch = TraceState.shared.nextBatch() }
+    return context.trace.batch
   }
 
   /// Keeps the cause of the write of `node` numbered `seq` until it is delivered. Called with
@@ -106,7 +106,7 @@ package enum Tracing {
       let id = ObjectIdentifier(node)
       let cause: Cause
       if node.isSource {
-        let writes = state.takeWrites(of: node, upTo: node.stagedSeq)
+        let writes = state.takeWrites(of: node, upTo: node.writes.staged)
         switch writes.count {
         case 0: cause = Cause(.untraced(state.tracedNode(node)))
         case 1: cause = writes[0]
@@ -138,7 +138,7 @@ package enum Tracing {
     let object = TracedObject(target)
     let cause = Cause(
       .invalidation(object, kind: kind, deduplicated: deduplicated),
-      parents: context.traceCause.map { [$0] } ?? [])
+      parents: context.trace.cause.map { [$0] } ?? [])
     TraceState.shared.record(
       event: .invalidation(kind: kind, deduplicated: deduplicated), subject: object.name,
       subjectID: object.id, cause: cause)
@@ -158,7 +158,7 @@ package enum Tracing {
   ) -> Cause {
     Cause(
       .set(TracedObject(object), property: property, declaredAt: site, batch: batch(of: context)),
-      parents: context.traceCause.map { [$0] } ?? [])
+      parents: context.trace.cause.map { [$0] } ?? [])
   }
 
   /// The cause of a request of a pass of `object` made now: what runs on `context`'s thread,
@@ -166,7 +166,7 @@ package enum Tracing {
   package static func passRequest(
     of object: AnyObject, call: String, _ context: ThreadContext
   ) -> Cause {
-    context.traceCause ?? Cause(.request(TracedObject(object), call: call))
+    context.trace.cause ?? Cause(.request(TracedObject(object), call: call))
   }
 
   /// The name of the invalidating property declared at `origin`: found by `find` the first
@@ -196,9 +196,9 @@ package enum Tracing {
   package static func with<Result>(
     _ cause: Cause?, _ context: ThreadContext, _ body: () throws -> Result
   ) rethrows -> Result {
-    let outer = context.traceCause
-    context.traceCause = cause
-    defer { context.traceCause = outer }
+    let outer = context.trace.cause
+    context.trace.cause = cause
+    defer { context.trace.cause = outer }
     return try body()
   }
 }

@@ -194,7 +194,7 @@ extension AnyNode {
     _ context: ThreadContext, _ function: StaticString = #function, line: UInt = #line
   ) {
     #if DEBUG
-      if context.rolesHeld <= 0 {
+      if context.role.held <= 0 {
         Engine.ruleBroken(
           "\(function) runs in a delivery, and this thread delivers nothing", line: line)
       }

@@ -9,7 +9,7 @@ extension ThreadContext {
     of target: AnyObject, by invalidator: Invalidator,
     _ makePerform: () -> (() -> Void)
   ) {
-    invalidations.add(target, InvalidationKey(invalidator), makePerform)
+    scope.invalidations.add(target, InvalidationKey(invalidator), makePerform)
   }
 
   /// An invalidation requested while a tracer records: recorded (as deduplicated when the
@@ -20,15 +20,15 @@ extension ThreadContext {
     _ target: AnyObject, by invalidator: Invalidator, _ perform: @escaping () -> Void
   ) {
     let kind = Tracing.kindName(of: Invalidator.self)
-    guard scopeDepth > 0 else {
+    guard scope.depth > 0 else {
       let cause = Tracing.invalidation(of: target, kind: kind, deduplicated: false, self)
       Tracing.with(cause, self) { perform() }
       return
     }
-    let isNew = invalidations.add(target, InvalidationKey(invalidator)) { perform }
+    let isNew = scope.invalidations.add(target, InvalidationKey(invalidator)) { perform }
     let cause = Tracing.invalidation(of: target, kind: kind, deduplicated: !isNew, self)
     // A repeat is a cause of what the one queued does too (a pass it asks for, say).
-    invalidations.addCauseToLastRequested(cause)
+    scope.invalidations.addCauseToLastRequested(cause)
   }
 }
 
@@ -150,7 +150,7 @@ extension ThreadContext {
   /// Runs the deferred invalidations in request order. Invalidations they request in turn run
   /// at once (no scope is open).
   func flushInvalidations() {
-    for (perform, cause) in invalidations.take() {
+    for (perform, cause) in scope.invalidations.take() {
       if let cause {
         Tracing.with(cause, self) { perform() }
       } else {

@@ -20,120 +20,52 @@
 /// same for the batch's whole duration.
 @usableFromInline
 package final class ThreadContext {
-  /// Nesting depth of `batch { }` on this thread.
-  @exclusivity(unchecked) @usableFromInline package var batchDepth = 0
-  /// Sources written inside the open batch, in first-write order.
-  @exclusivity(unchecked) @usableFromInline var batchTouched: ContiguousArray<AnyNode> = []
-  /// The identity of the open outermost batch, unique across batches and threads (never 0):
-  /// what a source records when the batch first writes it (`AnyNode.touchedInBatch`).
-  @exclusivity(unchecked) @usableFromInline var batchIdentity: UInt64 = 0
-  /// Events emitted inside the open batch, in order: each event's source, and what queues the
-  /// event on it (called with the source's lock held when the batch ends).
-  @exclusivity(unchecked) var batchEvents: [(source: AnyNode, queue: () -> Void)] = []
-  /// Sources whose owner went away inside the open batch; they complete when it ends.
-  @exclusivity(unchecked) var completionsAfterBatch: [AnyNode] = []
-  /// Nesting depth of invalidation scopes (batches and deliveries).
-  @exclusivity(unchecked) @usableFromInline package var scopeDepth = 0
-  /// The open outermost scope's identity once asked for (see `currentScopeIdentity()`), else 0.
-  @exclusivity(unchecked) @usableFromInline var scopeIdentity: UInt64 = 0
-  /// Invalidations deferred to the end of the outermost scope, deduplicated.
-  @exclusivity(unchecked) var invalidations = PendingInvalidations()
-  /// Derived nodes whose value this thread is computing, to report a node that depends on itself.
-  @exclusivity(unchecked) @usableFromInline var computing: ContiguousArray<ObjectIdentifier> = []
-  /// The tracked run under way on this thread (see `ReadTracker`), whether there is one (what
-  /// the read path tests), and the pool of trackers: `trackerDepth` of them are in use by the
-  /// runs under way, innermost last.
-  /// Unowned: the pool keeps every tracker alive, and swapping it costs no reference counting.
-  /// Set both with `setActiveTracker(_:)`.
-  @exclusivity(unchecked) @usableFromInline package internal(set) unowned(unsafe) var activeTracker:
-    ReadTracker?
-  @exclusivity(unchecked) @usableFromInline var isTracking = false
-  @exclusivity(unchecked) var trackerPool: [ReadTracker] = []
+  // Each concern's fields are one struct (see ThreadContext+State.swift), stored in place:
+  // `context.batch.depth` is a load at a fixed offset, as a field of the class would be.
+
+  /// The open `batch { }` on this thread.
+  @exclusivity(unchecked) @usableFromInline package var batch = BatchState()
+  /// The open invalidation scope (batches and deliveries), and what its end finishes.
+  @exclusivity(unchecked) @usableFromInline package var scope = ScopeState()
+  /// The block of process-wide identities this thread hands out (scopes, batches, pulls).
+  @exclusivity(unchecked) @usableFromInline var identities = IdentityBlock()
+  /// The computation under way on this thread: derived values computed on demand, the
+  /// tracked run, the pull, the Observation segment. Set aside as a whole by
+  /// `withComputationSetAside(_:)`.
+  @exclusivity(unchecked) @usableFromInline package var computation = Computation()
+  /// The pool of read trackers: `trackers.depth` of them are in use by the runs under way,
+  /// innermost last.
+  @exclusivity(unchecked) var trackers = TrackerPool()
   /// The tracker of delivered computations (see `ComputedLink.compute`), apart from the pool:
   /// a delivered run is never nested in another on one thread (computations do not write), so
   /// one is enough, and it is found without indexing the pool. `deliveryTracker` is the same
   /// object, held unretained for the hot path.
   let deliveryTrackerStorage = ReadTracker(mode: .delivery)
   @usableFromInline let deliveryTracker: Unmanaged<ReadTracker>
-  @exclusivity(unchecked) var trackerDepth = 0
-  /// Whether this thread recomputes a segment of a delivery under one Observation tracking,
-  /// and the computed properties' nodes that ran in it untracked (see
-  /// `Engine.recomputeSegment`).
-  @exclusivity(unchecked) @usableFromInline var isInObservationSegment = false
-  /// Whether the engine's own Observation tracking is open on this thread
-  /// (`ObservableReads.track`), whose reads of properties are not shown to Observation, and
-  /// whether Observation hashed the probe's key path during the probe's last access (see
-  /// `ObservationVisibility`).
-  @exclusivity(unchecked) @usableFromInline var hidesReadsFromObservation = false
-  @exclusivity(unchecked) var observationProbeHit = false
-  /// The delivered ones are listed through `AnyNode.nextSegmentRun` from `segmentDelivered`
-  /// (two stores a run); those computed on demand, in a pull, in `segmentPulled`, held: a
-  /// pulled node may be made and dropped inside the segment (a computed property made and
-  /// read in a computation), and must outlive the segment's end, which touches it.
-  @exclusivity(unchecked) @usableFromInline var segmentDelivered: Unmanaged<AnyNode>?
-  @exclusivity(unchecked) @usableFromInline var segmentPulled: ContiguousArray<AnyNode> = []
+  /// This thread's part in Apple's Observation (see `ObservationVisibility`).
+  @exclusivity(unchecked) @usableFromInline var observation = ObservationState()
   /// The lists `Engine.pullInOrder` works in, kept between pulls so a pull allocates nothing.
-  @exclusivity(unchecked) var pullOrder: [AnyNode] = []
-  @exclusivity(unchecked) var pullStack: [Engine.PostOrderFrame] = []
-  /// The stamp of the pull this thread is running (see `Engine.pullInOrder`), if any: values
-  /// pulled in it are current for its reads even if writes land meanwhile.
-  @exclusivity(unchecked) @usableFromInline var pullStamp: UInt64?
-  /// The identity of the outermost pull this thread is running (0 when none): a value computed
-  /// in it is reused by its later reads even when it may not be cached for the stamp
-  /// (`AnyNode.pulledInPull`), so one read computes each node at most once.
-  @exclusivity(unchecked) @usableFromInline var outermostPull: UInt64 = 0
-  /// Cleared by a computation on demand that read inputs its node is not linked to: its
-  /// value may not be cached for the stamp (see `DerivedNode.pullOneSpecialized`).
-  @exclusivity(unchecked) @usableFromInline var pulledValueIsCacheable = true
-  /// Inputs of freed nodes waiting to be let go (see `Engine.release`), and whether this
-  /// thread is letting them go.
-  @exclusivity(unchecked) var releasing: [Any] = []
-  @exclusivity(unchecked) var isReleasing = false
-  /// Subscriptions cancelled on this thread while their node's delivery was under way.
-  @exclusivity(unchecked) @usableFromInline var cancelledDuringDelivery: [ObjectIdentifier] = []
-  /// Slot blocks of subscription bags emptied on this thread while `cancelledDuringDelivery`
-  /// was in use: freed with it, at the end of the outermost scope, so that no subscription
-  /// made meanwhile gets the identifier of a sink the delivery under way still holds (see
-  /// `SubscriptionBag.free(_:)`).
-  @exclusivity(unchecked) var slotBlocksToFree: [UnsafeMutablePointer<UInt>] = []
+  @exclusivity(unchecked) var pullScratch = PullScratch()
+  /// Inputs of freed nodes waiting to be let go (see `Engine.release`).
+  @exclusivity(unchecked) var release = ReleaseState()
   /// The scratch space of this thread's deliveries (see `withSession(_:)`): one used in place,
   /// and a pool for deliveries nested in it (a sink writing another domain).
   let primarySession = DrainSession()
-  @exclusivity(unchecked) var isPrimarySessionInUse = false
-  @exclusivity(unchecked) var freeSessions: [DrainSession] = []
-  /// The session computing derived values on this thread, if any (its owner keeps it alive).
-  @exclusivity(unchecked) unowned(unsafe) var activeSession: DrainSession?
-
-  /// How many drainer roles this thread holds (see ``Domain``): a thread that holds none may
-  /// wait for its turn in a busy domain; one that holds any must not, or two could deadlock.
-  @exclusivity(unchecked) @usableFromInline package var rolesHeld = 0
-  /// The cascade depth of the change this thread is delivering (see `Domain.enqueue`).
-  @exclusivity(unchecked) @usableFromInline var eventDepth: Int32 = 0
-  /// Whether the thread that woke this one handed it a drainer role. Written by the waker
-  /// before it signals `parker`, read by this thread after.
-  @exclusivity(unchecked) var wasHandedRole = false
-  /// Where this thread waits for its turn in a busy domain; made on first use.
-  @exclusivity(unchecked) var parkerStorage: Parker?
-  var parker: Parker {
-    if let parkerStorage { return parkerStorage }
-    let made = Parker()
-    parkerStorage = made
-    return made
-  }
-
-  /// While a tracer records (see `Tracing`): the cause of what this thread does now (the
-  /// change whose sinks run, the invalidation performed, the pass under way), and the number
-  /// of the open outermost batch once a traced write in it asked for one (0 otherwise).
-  @exclusivity(unchecked) package var traceCause: Cause?
-  @exclusivity(unchecked) package var traceBatch = 0
-
-  /// The next scope identity this thread hands out, and the end of the block of identities it
-  /// took from the process-wide count (see `currentScopeIdentity()`).
-  @exclusivity(unchecked) @usableFromInline var nextScopeIdentity: UInt64 = 0
-  @exclusivity(unchecked) @usableFromInline var scopeIdentityLimit: UInt64 = 0
-
+  @exclusivity(unchecked) var sessions = SessionPool()
+  /// The drainer roles this thread holds and its place among a busy domain's waiters.
+  @exclusivity(unchecked) @usableFromInline package var role = RoleState()
+  /// While a tracer records (see `Tracing`): what this thread does now, and why.
+  @exclusivity(unchecked) package var trace = TraceContext()
   /// The origins of nodes this thread made recently (see `NodeOrigin.made`).
   let originCache = OriginCache()
+
+  /// Where this thread waits for its turn in a busy domain; made on first use.
+  var parker: Parker {
+    if let parker = role.parkerStorage { return parker }
+    let made = Parker()
+    role.parkerStorage = made
+    return made
+  }
 
   init() {
     deliveryTracker = Unmanaged.passUnretained(deliveryTrackerStorage)
@@ -146,8 +78,8 @@ package final class ThreadContext {
   /// Makes `tracker` the active tracker (`nil`: none).
   @inlinable @inline(__always)
   package func setActiveTracker(_ tracker: ReadTracker?) {
-    activeTracker = tracker
-    isTracking = tracker != nil
+    computation.activeTracker = tracker
+    computation.isTracking = tracker != nil
   }
 
   /// The calling thread's context, created on first use.
@@ -206,13 +138,13 @@ package final class ThreadContext {
   /// the pool, which only grows.
   @inline(__always)
   func withSession<Result>(_ body: (DrainSession) -> Result) -> Result {
-    if _fastPath(!isPrimarySessionInUse) {
-      isPrimarySessionInUse = true
-      defer { isPrimarySessionInUse = false }
+    if _fastPath(!sessions.isPrimaryInUse) {
+      sessions.isPrimaryInUse = true
+      defer { sessions.isPrimaryInUse = false }
       return Unmanaged.passUnretained(primarySession)._withUnsafeGuaranteedRef(body)
     }
-    let session = freeSessions.popLast() ?? DrainSession()
-    defer { freeSessions.append(session) }
+    let session = sessions.free.popLast() ?? DrainSession()
+    defer { sessions.free.append(session) }
     return body(session)
   }
 
@@ -221,7 +153,7 @@ package final class ThreadContext {
   @usableFromInline
   func beginComputing(_ node: AnyNode) {
     let id = ObjectIdentifier(node)
-    if computing.contains(id) {
+    if computation.nodes.contains(id) {
       Engine.misuse(
         """
         \(node.describedForMisuse) depends on itself: computing it read its own value \
@@ -229,16 +161,16 @@ package final class ThreadContext {
         break the loop with a relay that a sink writes.
         """)
     }
-    computing.append(id)
+    computation.nodes.append(id)
   }
 
   /// Ends what `beginComputing(_:)` began.
   @usableFromInline
-  func endComputing() { computing.removeLast() }
+  func endComputing() { computation.nodes.removeLast() }
 
   /// Whether this thread is in the middle of a computation: computing a derived value on
   /// demand, or in a tracked run (a computed property's, a view pass's).
-  var isComputing: Bool { !computing.isEmpty || isTracking || pullStamp != nil }
+  var isComputing: Bool { computation.isUnderWay }
 
   /// Runs `body`, work of the drainer role that is not part of the computation this thread is
   /// in the middle of (see `isComputing`), as if it computed nothing: with no derived values
@@ -251,42 +183,21 @@ package final class ThreadContext {
   /// (Observation's own tracking is thread-local to Observation and cannot be set aside: a
   /// drain inside a user's `withObservationTracking` adds what its sinks read to it.)
   func withComputationSetAside(_ body: () -> Void) {
-    var computing: ContiguousArray<ObjectIdentifier> = []
-    swap(&computing, &self.computing)
-    let tracker = activeTracker
-    setActiveTracker(nil)
-    let pullStamp = self.pullStamp
-    self.pullStamp = nil
-    let outermostPull = self.outermostPull
-    self.outermostPull = 0
-    let cacheable = pulledValueIsCacheable
-    pulledValueIsCacheable = true
-    let inSegment = isInObservationSegment
-    isInObservationSegment = false
-    let segmentDelivered = self.segmentDelivered
-    self.segmentDelivered = nil
-    var segmentPulled: ContiguousArray<AnyNode> = []
-    swap(&segmentPulled, &self.segmentPulled)
+    var setAside = Computation()
+    swap(&setAside, &computation)
     body()
-    swap(&segmentPulled, &self.segmentPulled)
-    self.segmentDelivered = segmentDelivered
-    isInObservationSegment = inSegment
-    pulledValueIsCacheable = cacheable
-    self.outermostPull = outermostPull
-    self.pullStamp = pullStamp
-    setActiveTracker(tracker)
-    swap(&computing, &self.computing)
+    swap(&setAside, &computation)
   }
 
   /// Opens an invalidation scope; invalidations requested inside it run once, at its end.
   @inlinable
-  package func beginScope() { scopeDepth += 1 }
+  package func beginScope() { scope.depth += 1 }
 
   /// Closes a scope; at the outermost end, runs the deferred invalidations in request order.
   @inlinable
   package func endScope() {
-    scopeDepth -= 1
-    if scopeDepth == 0 { outermostScopeEnded() }
+    scope.depth -= 1
+    if scope.depth == 0 { outermostScopeEnded() }
   }
 
   /// An identity of the open outermost scope, unique across scopes and threads (and never 0).
@@ -298,35 +209,35 @@ package final class ThreadContext {
   /// them a block at a time, so it takes a lock once per block, not once per scope.
   @inlinable
   package func currentScopeIdentity() -> UInt64 {
-    if scopeIdentity == 0 {
-      if nextScopeIdentity == scopeIdentityLimit { takeScopeIdentities() }
-      scopeIdentity = nextScopeIdentity
-      nextScopeIdentity &+= 1
+    if scope.identity == 0 {
+      if identities.next == identities.limit { takeScopeIdentities() }
+      scope.identity = identities.next
+      identities.next &+= 1
     }
-    return scopeIdentity
+    return scope.identity
   }
 
   /// A new identity for the outermost batch starting on this thread, from the same count as
   /// scope identities (so unique across threads too).
   @inlinable
   func takeBatchIdentity() {
-    if nextScopeIdentity == scopeIdentityLimit { takeScopeIdentities() }
-    batchIdentity = nextScopeIdentity
-    nextScopeIdentity &+= 1
+    if identities.next == identities.limit { takeScopeIdentities() }
+    batch.identity = identities.next
+    identities.next &+= 1
   }
 
   /// A new identity, unique across threads (and never 0), from the same count as scope
   /// identities.
   func takeUniqueIdentity() -> UInt64 {
-    if nextScopeIdentity == scopeIdentityLimit { takeScopeIdentities() }
-    defer { nextScopeIdentity &+= 1 }
-    return nextScopeIdentity
+    if identities.next == identities.limit { takeScopeIdentities() }
+    defer { identities.next &+= 1 }
+    return identities.next
   }
 
   /// `currentScopeIdentity()` if a scope is open on this thread, else 0.
   @inlinable @inline(__always)
   package func openScopeIdentity() -> UInt64 {
-    scopeDepth > 0 ? currentScopeIdentity() : 0
+    scope.depth > 0 ? currentScopeIdentity() : 0
   }
 
   /// How many scope identities a thread takes at a time.
@@ -339,27 +250,29 @@ package final class ThreadContext {
     let first = lastScopeIdentity &+ 1
     lastScopeIdentity &+= Self.scopeIdentityBlock
     scopeIdentityCount.unlock()
-    nextScopeIdentity = first
-    scopeIdentityLimit = first &+ Self.scopeIdentityBlock
+    identities.next = first
+    identities.limit = first &+ Self.scopeIdentityBlock
   }
 
   @usableFromInline
   func outermostScopeEnded() {
-    scopeIdentity = 0
+    scope.identity = 0
     // The work out of line: what is left is a leaf function, with no registers to save.
-    if _slowPath(!cancelledDuringDelivery.isEmpty || !invalidations.isEmpty) {
+    if _slowPath(!scope.cancelledDuringDelivery.isEmpty || !scope.invalidations.isEmpty) {
       outermostScopeEndedWithWork()
     }
   }
 
   @inline(never)
   func outermostScopeEndedWithWork() {
-    if !cancelledDuringDelivery.isEmpty { cancelledDuringDelivery.removeAll(keepingCapacity: true) }
-    if !slotBlocksToFree.isEmpty {
-      for block in slotBlocksToFree { block.deallocate() }
-      slotBlocksToFree.removeAll()
+    if !scope.cancelledDuringDelivery.isEmpty {
+      scope.cancelledDuringDelivery.removeAll(keepingCapacity: true)
     }
-    if !invalidations.isEmpty { flushInvalidations() }
+    if !scope.slotBlocksToFree.isEmpty {
+      for block in scope.slotBlocksToFree { block.deallocate() }
+      scope.slotBlocksToFree.removeAll()
+    }
+    if !scope.invalidations.isEmpty { flushInvalidations() }
   }
 }
 

@@ -6,12 +6,12 @@ extension ThreadContext {
   /// emitted, each on its own and in order, then delivers the domains whose drainer role is
   /// free: state first, then the events.
   func commitBatch() {
-    if batchTouched.count == 1 && batchEvents.isEmpty {
+    if batch.touched.count == 1 && batch.events.isEmpty {
       commitOneWrite()
       return
     }
     var touched: ContiguousArray<AnyNode> = []
-    swap(&touched, &batchTouched)
+    swap(&touched, &batch.touched)
     // Group by domain, keeping first-write order within each group.
     var groups: [(root: Domain, nodes: [AnyNode])] = []
     for node in touched {
@@ -24,7 +24,7 @@ extension ThreadContext {
       }
     }
     touched.removeAll(keepingCapacity: true)
-    swap(&touched, &batchTouched)
+    swap(&touched, &batch.touched)
     // Take every free drainer role, and queue the batch's event in every domain whose role is
     // taken, before delivering anything: a sink that writes into another domain of the batch
     // is then queued behind the batch's writes there, not delivered ahead of them.
@@ -35,7 +35,7 @@ extension ThreadContext {
     // once it holds none again (waiting while holding a role could deadlock).
     var claimed: [Domain] = []
     var waits: [Domain] = []
-    let mayWait = rolesHeld == 0
+    let mayWait = role.held == 0
     withSession { session in
       for group in groups {
         let root = group.nodes[0].home.lockRoot()
@@ -70,12 +70,12 @@ extension ThreadContext {
   /// `commitBatch()` for a batch that wrote one source and emitted no event, the common case:
   /// the same steps, with nothing to group and nothing allocated.
   private func commitOneWrite() {
-    let node = batchTouched.removeLast()
+    let node = batch.touched.removeLast()
     let root = node.home.lockRoot()
     guard root.role.isFree else {
       node.enqueueLatest()
       root.queue.append(.write(node, closesEvent: true, depth: root.cascadeDepth(of: self)))
-      let mustWait = rolesHeld == 0 && root.isBusyWithOthers
+      let mustWait = role.held == 0 && root.isBusyWithOthers
       root.lock.unlock()
       if mustWait { Engine.waitForTurnAfterBatch(in: root, self) }
       return
@@ -97,9 +97,9 @@ extension ThreadContext {
   private func queueBatchEvents(
     claiming claimed: inout [Domain], waits: inout [Domain], mayWait: Bool
   ) {
-    guard !batchEvents.isEmpty else { return }
+    guard !batch.events.isEmpty else { return }
     var events: [(source: AnyNode, queue: () -> Void)] = []
-    swap(&events, &batchEvents)
+    swap(&events, &batch.events)
     for (source, queue) in events {
       let root = source.home.lockRoot()
       if root.role.isFree {
@@ -116,13 +116,13 @@ extension ThreadContext {
       root.lock.unlock()
     }
     events.removeAll(keepingCapacity: true)
-    swap(&events, &batchEvents)
+    swap(&events, &batch.events)
   }
 
   /// Completes the sources whose owners went away inside the batch that just ended.
   func completeAfterBatch() {
     var nodes: [AnyNode] = []
-    swap(&nodes, &completionsAfterBatch)
+    swap(&nodes, &batch.completions)
     for node in nodes {
       Engine.performInOrder(in: node.home, mayWait: false) { Engine.complete(node) }
     }

@@ -8,7 +8,7 @@ extension Engine {
   /// wanted.
   package static func deliverAgainAfterThisEvent(_ node: AnyNode) {
     let context = ThreadContext.current
-    guard let session = context.activeSession else {
+    guard let session = context.sessions.active else {
       fatalError("Engine.deliverAgainAfterThisEvent(_:) called outside a delivery")
     }
     node.assertDelivering(context)

@@ -49,8 +49,8 @@ extension Engine {
   static func propagate(
     _ session: DrainSession, writes: Int, _ context: ThreadContext, traced: Bool
   ) {
-    let outerSession = context.activeSession
-    context.activeSession = session
+    let outerSession = context.sessions.active
+    context.sessions.active = session
     session.eventWrites = writes
     while let next = session.popMin() {
       if next._withUnsafeGuaranteedRef({ $0.observableReads == .noneSeen }),
@@ -61,11 +61,11 @@ extension Engine {
       }
       recomputeStep(next, session)
     }
-    context.activeSession = outerSession
+    context.sessions.active = outerSession
     // An event of derived nodes only (`deliverRecomputation`) may change nothing.
     guard _fastPath(session.changedCount > 0) else { return }
     let changed = UnsafeBufferPointer(start: session.changed, count: session.changedCount)
-    // Taken before the commit: a source's `stagedSeq` names the writes it delivers.
+    // Taken before the commit: a source's `writes.staged` names the writes it delivers.
     let causes = traced ? Tracing.causes(ofChanged: changed) : nil
     if _fastPath(!session.spansDomains) {
       // The first changed node is a source of the event: its domain is the event's.
@@ -100,15 +100,15 @@ extension Engine {
     }
     context.beginScope()
     if traced {
-      let outerCause = context.traceCause
+      let outerCause = context.trace.cause
       for (index, node) in changed.enumerated() {
         node._withUnsafeGuaranteedRef { node in
           node.isChanged = false
-          context.traceCause = causes.unsafelyUnwrapped[index]
+          context.trace.cause = causes.unsafelyUnwrapped[index]
           if node.needsDelivery { node.steps.deliver(node, context) }
         }
       }
-      context.traceCause = outerCause
+      context.trace.cause = outerCause
     } else {
       for node in changed {
         node._withUnsafeGuaranteedRef { node in
@@ -160,7 +160,7 @@ extension Engine {
     #endif
     if _fastPath(!domain.isForwarded && domain.queue.isEmpty && domain.role.leaveIfAlone()) {
       domain.lock.unlock()
-      context.rolesHeld -= 1
+      context.role.held -= 1
       return
     }
     domain.lock.unlock()
@@ -204,10 +204,10 @@ extension Engine {
         break
       case .handOver(let successor):
         root.lock.unlock()
-        context.rolesHeld -= 1
+        context.role.held -= 1
         successor._withUnsafeGuaranteedRef {
-          $0.wasHandedRole = true
-          $0.parkerStorage!.unpark()
+          $0.role.wasHanded = true
+          $0.role.parkerStorage!.unpark()
         }
         return
       case .leave:
@@ -215,19 +215,21 @@ extension Engine {
         let cut = root.mustSplitBeforeLeaving ? root.splitZeroEdges() : []
         let released = root.role.leave(context.id)
         root.lock.unlock()
-        context.rolesHeld -= 1
-        for waiter in released { waiter._withUnsafeGuaranteedRef { $0.parkerStorage!.unpark() } }
+        context.role.held -= 1
+        for waiter in released {
+          waiter._withUnsafeGuaranteedRef { $0.role.parkerStorage!.unpark() }
+        }
         withExtendedLifetime(cut) {}  // the domains cut off are let go outside the lock
         return
       }
-      let outerDepth = context.eventDepth
+      let outerDepth = context.role.eventDepth
       switch root.queue.popFirst()! {
       case .task(let task, let depth):
         root.lock.unlock()
-        context.eventDepth = depth
+        context.role.eventDepth = depth
         task()
       case .write(let first, var closes, let depth):
-        context.eventDepth = depth
+        context.role.eventDepth = depth
         context.withSession { session in
           first.stagePending()
           session.sources.append(first)
@@ -241,7 +243,7 @@ extension Engine {
           deliverEvent(session, context)
         }
       }
-      context.eventDepth = outerDepth
+      context.role.eventDepth = outerDepth
     }
   }
 
@@ -252,9 +254,9 @@ extension Engine {
   @usableFromInline
   static func waitForTurn(in domain: Domain, _ context: ThreadContext) {
     context.parker.park()
-    guard context.wasHandedRole else { return }
-    context.wasHandedRole = false
-    context.rolesHeld += 1
+    guard context.role.wasHanded else { return }
+    context.role.wasHanded = false
+    context.role.held += 1
     drainQueue(of: domain, context)
   }
 
@@ -278,7 +280,7 @@ extension Engine {
   static func takeRole(of root: Domain, _ context: ThreadContext) {
     root.assertLockedRoot()
     root.role.take(by: context.id)
-    context.rolesHeld += 1
+    context.role.held += 1
   }
 
   /// Runs `change` as the drainer of `domain`: at once if the role is free (taking it) or

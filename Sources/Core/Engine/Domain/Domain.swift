@@ -224,7 +224,7 @@ package final class Domain: @unchecked Sendable {
   func enqueue(_ change: QueuedChange, from context: ThreadContext) -> Bool {
     assertLockedRoot()
     queue.append(change)
-    return role.queued(by: context, holdsRoles: context.rolesHeld != 0, queueCount: queue.count)
+    return role.queued(by: context, holdsRoles: context.role.held != 0, queueCount: queue.count)
       == .waitsForTurn
   }
 
@@ -237,8 +237,8 @@ package final class Domain: @unchecked Sendable {
   @usableFromInline
   func cascadeDepth(of context: ThreadContext) -> Int32 {
     assertLockedRoot()
-    guard context.rolesHeld > 0 else { return 0 }
-    let depth = context.eventDepth + 1
+    guard context.role.held > 0 else { return 0 }
+    let depth = context.role.eventDepth + 1
     if _slowPath(Int(depth) > Engine.reentrancyLimit) {
       lock.unlock()
       Engine.misuse(

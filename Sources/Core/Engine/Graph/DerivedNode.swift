@@ -192,7 +192,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     Engine.releaseInputs(of: self, along: consume compute, consume recompute)
   }
 
-  /// The value computed from the newest writes at `pulledStamp` (the domain's write count), for
+  /// The value computed from the newest writes at `pullCache.stamp` (the domain's write count), for
   /// reads while writes wait for delivery: each stale node is computed once per stamp, not once
   /// per read. Lock.
   @exclusivity(unchecked) @usableFromInline final var pulled: Value?
@@ -216,16 +216,18 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       return value
     }
     if let value = pulled {
-      if hasPulledValue && isPulledValueCurrent(stamp: root.writeCount) {
+      if pullCache.hasValue && isPulledValueCurrent(stamp: root.writeCount) {
         root.lock.unlock()
         return value
       }
       if wasPulledInThisPull() {
         // Computed earlier in this pull; if it may not be cached, neither may the value of
         // the computation reading it (as when it is computed, see `pullOneSpecialized`).
-        let cacheable = hasPulledValue
+        let cacheable = pullCache.hasValue
         root.lock.unlock()
-        if !cacheable { ThreadContext.withCurrent { $0.pulledValueIsCacheable = false } }
+        if !cacheable {
+          ThreadContext.withCurrent { $0.computation.pulledValueIsCacheable = false }
+        }
         return value
       }
     }
@@ -239,7 +241,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   override func isPullCurrent(_ root: Domain) -> Bool {
     root.assertLockedRoot()
     if isAttached && root.unsettled == 0 { return true }
-    return (hasPulledValue && isPulledValueCurrent(stamp: root.writeCount))
+    return (pullCache.hasValue && isPulledValueCurrent(stamp: root.writeCount))
       || wasPulledInThisPull()
   }
 
@@ -255,8 +257,8 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // Computed already in this pull, by a computation that read it though not linked to it
     // (the pull's order follows the links), or at this stamp by another pull.
     if _slowPath(
-      (pulledInPull != 0 && pulledInPull == context.outermostPull)
-        || (hasPulledValue && pulledStamp == stamp))
+      (pullCache.inPull != 0 && pullCache.inPull == context.computation.outermostPull)
+        || (pullCache.hasValue && pullCache.stamp == stamp))
     {
       root.lock.unlock()
       return
@@ -276,14 +278,14 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // Pulls on several threads may finish out of order: one that began at an older stamp
     // must not replace what a pull at a newer one cached, which a reader that wrote in
     // between is about to return (it reads its own write there). Stamps only grow.
-    if stamp >= pulledStamp {
+    if stamp >= pullCache.stamp {
       swap(&pulled, &value)
       // A computed property that read inputs it is not linked to yet (writes to them do not
       // move this domain's stamp) is computed again at the next read.
-      hasPulledValue = cacheable
-      pulledStamp = stamp
+      pullCache.hasValue = cacheable
+      pullCache.stamp = stamp
       // Only a value that may not be cached needs it: one that may is current by its stamp.
-      pulledInPull = cacheable ? 0 : context.outermostPull
+      pullCache.inPull = cacheable ? 0 : context.computation.outermostPull
     }
     again.lock.unlock()
     // `value` now holds the previous cached value (or the one not kept), which dies here,

@@ -61,8 +61,8 @@ extension Engine {
       }
       next.isAttached = false
       next.isSuspended = true
-      next.suspendedWrites = root.writeCount
-      next.suspendedSettled = root.unsettled == 0
+      next.suspension.writes = root.writeCount
+      next.suspension.settled = root.unsettled == 0
       for input in next.inputs {
         if let index = input.downstream.firstIndex(where: { $0 === next }) {
           input.downstream.remove(at: index)
@@ -116,7 +116,7 @@ extension Engine {
       let inputsCompleted = linkToInputs(next)
       next.isSuspended = false
       // Writes delivered while it was suspended did not reach it.
-      let needsRefresh = !next.suspendedSettled || root.writeCount != next.suspendedWrites
+      let needsRefresh = !next.suspension.settled || root.writeCount != next.suspension.writes
       root.lock.unlock()
       if needsRefresh { next.refresh() }
       if inputsCompleted { complete(next) }
@@ -302,7 +302,7 @@ extension Engine {
   /// an input read in its computation changed after that read. Role.
   package static func recomputeLater(_ node: AnyNode) {
     node.assertRole()
-    ThreadContext.current.activeSession?.push(node)
+    ThreadContext.current.sessions.active?.push(node)
   }
 
   /// Makes `node` computed from `newInputs` instead of its current inputs, in delivery order:
@@ -390,7 +390,7 @@ extension Engine {
     }
     let inputChangesLater = newInputs.contains { $0.isQueued }
     root.lock.unlock()
-    if let session = context.activeSession {
+    if let session = context.sessions.active {
       if reranked { session.reorder() }
       if inputChangesLater { session.push(node) }
     }

@@ -11,8 +11,8 @@ package class AnyNode: @unchecked Sendable {
 
   /// The domain this node was created in; follow `forward` to reach the current root.
   @usableFromInline package final let home: Domain
-  /// Whether this node is written directly (a source) rather than computed.
-  @usableFromInline final let isSource: Bool
+  /// What kind of node this is (see `Traits`). Set before the node is shared.
+  @usableFromInline final var traits: Traits
   /// Topological height: sources are 0, a derived node is one more than its highest input.
   /// Role; written under the lock.
   @exclusivity(unchecked) @usableFromInline final var rank = 0
@@ -41,97 +41,42 @@ package class AnyNode: @unchecked Sendable {
   /// Role.
   @exclusivity(unchecked) @usableFromInline final var inputsElements:
     UnsafePointer<Unmanaged<AnyNode>>?
-  /// Whether `downstream` of every input lists this node. Role; written under the lock.
-  @exclusivity(unchecked) @usableFromInline final var isAttached = true
-  /// Whether the node left the graph because nothing observed it (see `Engine.detach`) or was
-  /// made outside it (an unobserved computed property): its `inputs` are kept, reads compute
-  /// it on demand, and the first observer to come back attaches it again (`Engine.resume`).
-  /// Role; written under the lock.
-  @exclusivity(unchecked) @usableFromInline final var isSuspended = false
-  /// Whether the node was made while its domain was busy (another thread delivering it, or a
-  /// computation under way on this one) and its attachment waits in the domain's queue: until
-  /// then it is neither attached nor suspended, and reads compute it on demand. The first
-  /// attached node linked to it attaches it first (`Engine.resume`), so that no attached node
-  /// is computed from an input the changes do not reach. Role; written under the lock.
-  @exclusivity(unchecked) @usableFromInline final var awaitsAttachment = false
-  /// The domain's write count when the node was suspended, and whether no write was then on
-  /// its way: while the count is unchanged, the value it holds is current, and resuming need
-  /// not compute it again. Lock.
-  @exclusivity(unchecked) @usableFromInline final var suspendedWrites: UInt64 = 0
-  @exclusivity(unchecked) @usableFromInline final var suspendedSettled = false
-  /// Whether the property that wraps this node does not keep it attached: a computed
-  /// property, which is followed only while observed (a subscription, a property or a view
-  /// pass computed from it). Set before the node is shared.
-  @usableFromInline final var suspendsWhenUnobserved = false
-  /// Whether this node will never change again. Role; written under the lock.
-  @exclusivity(unchecked) @usableFromInline final var isCompleted = false
+  /// Where the node stands in the graph: attached, suspended, waiting for its attachment,
+  /// completed (see `Linkage`). Role; written under the lock.
+  @exclusivity(unchecked) @usableFromInline final var linkage: Linkage = .attached
+  /// When a suspended node was suspended (see `Suspension`). Lock.
+  @exclusivity(unchecked) @usableFromInline final var suspension = Suspension()
   /// How many properties, subscriptions and attached downstream nodes keep this node attached
   /// (its keep-alive handles): at zero, a node that is not a source is detached. Lock.
   @exclusivity(unchecked) @usableFromInline final var keepAliveCount = 0
   /// How many changes the node has committed: what a derived value that depends on which
   /// value it last saw (`flatMapLatest`) compares. Role; written under the lock.
   @exclusivity(unchecked) @usableFromInline package final var changeCount: UInt64 = 0
-  /// Whether the node's value changed in the event being delivered. Role.
-  @exclusivity(unchecked) package final var isChanged = false
-  /// Whether the node waits in the delivery's work list. Role.
-  @exclusivity(unchecked) final var isQueued = false
+  /// The node's marks in the delivery under way (see `DeliveryMarks`). Role.
+  @exclusivity(unchecked) @usableFromInline package final var marks: DeliveryMarks = []
   /// The next node of the same rank in the delivery's work list. Role.
   @exclusivity(unchecked) final var nextQueued: Unmanaged<AnyNode>?
-  /// Whether `commitStaged()` captured sinks for `deliverCommitted(_:)` to run. Role.
-  @exclusivity(unchecked) @usableFromInline final var hasCommittedSinks = false
-  /// For a source: how many writes it has taken (the newest write's sequence number), and the
-  /// sequence numbers of the write staged for delivery and of the write delivered. A new
-  /// subscriber that starts from a newer value than the delivered one compares these (see
-  /// `catchingUp`). `writeSeq` and `deliveredSeq`: lock; `stagedSeq`: role.
-  @exclusivity(unchecked) @usableFromInline final var writeSeq: UInt64 = 0
-  @exclusivity(unchecked) @usableFromInline final var stagedSeq: UInt64 = 0
-  @exclusivity(unchecked) @usableFromInline final var deliveredSeq: UInt64 = 0
-
-  /// For a source: the identity of the batch that last wrote it (`ThreadContext.batchIdentity`),
-  /// so a batch lists each source it wrote once, with no search. Lock.
-  @exclusivity(unchecked) @usableFromInline final var touchedInBatch: UInt64 = 0
-
-  /// Whether a derived node's `pulled` cache holds a value, computed at `pulledStamp`. Lock.
-  @exclusivity(unchecked) @usableFromInline final var hasPulledValue = false
-  @exclusivity(unchecked) @usableFromInline final var pulledStamp: UInt64 = 0
-  /// The outermost pull (`ThreadContext.outermostPull`) that computed the `pulled` value when
-  /// it may not be cached for the stamp (`hasPulledValue` false: it read inputs the node is not
-  /// linked to), else 0: the rest of that pull reuses it. Without it, each read of such a node
-  /// inside the pull computed it again, and its readers the same: a layered graph of computed
-  /// properties whose branches switch was computed once per path through it, exponentially in
-  /// its depth. Lock.
-  @exclusivity(unchecked) @usableFromInline final var pulledInPull: UInt64 = 0
+  /// For a source: its writes' sequence numbers (see `WriteLog`).
+  @exclusivity(unchecked) @usableFromInline final var writes = WriteLog()
+  /// For a derived node: what its `pulled` cache holds (see `PullCache`). Lock.
+  @exclusivity(unchecked) @usableFromInline final var pullCache = PullCache()
   #if DEBUG
     /// How many times the node's inputs were moved (`Engine.relink`), for tests. Role.
     @exclusivity(unchecked) package final var relinkCount = 0
   #endif
-  /// The identity of the last pull that visited the node (see `Engine.pullInOrder`). Lock.
-  @exclusivity(unchecked) final var pullMark: UInt64 = 0
 
   /// For a computed property's node, whether its computation was seen reading `@Observable`
   /// objects (see `Engine.recomputeSegment`). Role; set before the node is shared.
   @exclusivity(unchecked) @usableFromInline final var observableReads =
     ObservableReadsState.notComputed
   /// The next computed property's node in the thread's list of those run untracked in the
-  /// segment under way (`ThreadContext.segmentDelivered`). Role.
+  /// segment under way (`ThreadContext.Computation.segmentDelivered`). Role.
   @exclusivity(unchecked) @usableFromInline final var nextSegmentRun: Unmanaged<AnyNode>?
-  /// Whether the node is in that list: a node run twice in one segment (relinked to an input
-  /// that changes later in the event) is listed once, or the list would loop. Role.
-  @exclusivity(unchecked) @usableFromInline final var isListedInSegment = false
 
   /// What the node is, where it was made and what it is called, for messages and traces (see
   /// ``NodeOrigin``): set when the node is made, before it is shared; ``setName(_:)`` replaces
   /// it. Lock, once the node is shared (read it with `lockedOrigin`).
   @exclusivity(unchecked) @usableFromInline package final var origin: NodeOrigin?
-
-  /// Whether the value is plain data (`_isPOD`): nothing to release after a commit, so a node
-  /// with no sinks to run needs no delivery step at all.
-  @usableFromInline final let holdsPlainData: Bool
-
-  /// Whether the node carries events rather than state (see `ValueNode.eventSteps`): its value
-  /// is an optional that holds the event only while it is delivered, and every event is
-  /// delivered on its own, also inside a batch (rule 10: state coalesces, events do not).
-  @usableFromInline final let carriesEvents: Bool
 
   /// The node's steps of a delivery, specialized for its value type.
   /// A `var` only so that a node's `deinit` can move its closures out (see `DerivedNode`).
@@ -142,9 +87,11 @@ package class AnyNode: @unchecked Sendable {
     home: Domain, isSource: Bool, holdsPlainData: Bool, carriesEvents: Bool, steps: NodeSteps
   ) {
     self.home = home
-    self.isSource = isSource
-    self.holdsPlainData = holdsPlainData
-    self.carriesEvents = carriesEvents
+    var traits: Traits = []
+    if isSource { traits.insert(.source) }
+    if holdsPlainData { traits.insert(.holdsPlainData) }
+    if carriesEvents { traits.insert(.carriesEvents) }
+    self.traits = traits
     self.steps = steps
   }
 
@@ -180,15 +127,16 @@ package class AnyNode: @unchecked Sendable {
   /// cacheable or not. Lock.
   @inlinable
   final func wasPulledInThisPull() -> Bool {
-    pulledInPull != 0 && ThreadContext.withCurrent { $0.outermostPull == pulledInPull }
+    pullCache.inPull != 0
+      && ThreadContext.withCurrent { $0.computation.outermostPull == pullCache.inPull }
   }
 
-  /// Whether the pulled value (`hasPulledValue`) is current: computed at `stamp`, the domain's
+  /// Whether the pulled value (`pullCache.hasValue`) is current: computed at `stamp`, the domain's
   /// write count, or in the pull this thread is running. Lock.
   @inlinable
   final func isPulledValueCurrent(stamp: UInt64) -> Bool {
-    if pulledStamp == stamp { return true }
-    return ThreadContext.withCurrent { $0.pullStamp == pulledStamp }
+    if pullCache.stamp == stamp { return true }
+    return ThreadContext.withCurrent { $0.computation.pullStamp == pullCache.stamp }
   }
 
   /// How many subscriptions the node has, the cancelled ones left out. Lock.

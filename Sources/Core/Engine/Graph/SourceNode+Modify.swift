@@ -31,8 +31,8 @@ extension SourceNode {
       withExtendedLifetime(value) {}  // released outside the lock
       throw error
     }
-    if _slowPath(context.batchDepth > 0) {
-      if let cause { Tracing.noteWrite(cause, of: self, seq: writeSeq &+ 1) }
+    if _slowPath(context.batch.depth > 0) {
+      if let cause { Tracing.noteWrite(cause, of: self, seq: writes.count &+ 1) }
       writeInBatch(value, lockedRoot: root, context)
     } else if let cause {
       Tracing.with(cause, context) { write(value, lockedRoot: root, context, cause: cause) }

@@ -77,7 +77,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       return
     }
     ThreadContext.withCurrent { context in
-      if _slowPath(context.batchDepth > 0) {
+      if _slowPath(context.batch.depth > 0) {
         writeInBatch(value, context)
         return
       }
@@ -105,9 +105,9 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   final func writeTraced(_ value: Value, file: StaticString, line: UInt) {
     let context = ThreadContext.current
     let cause = Tracing.write(of: self, at: TraceSite(file: file, line: line), context)
-    if context.batchDepth > 0 {
+    if context.batch.depth > 0 {
       let root = home.lockRoot()
-      Tracing.noteWrite(cause, of: self, seq: writeSeq &+ 1)
+      Tracing.noteWrite(cause, of: self, seq: writes.count &+ 1)
       writeInBatch(value, lockedRoot: root, context)
       return
     }
@@ -126,13 +126,13 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   ) {
     root.assertLockedRoot()
     root.writeCount &+= 1
-    writeSeq &+= 1
+    writes.count &+= 1
     // Values replaced under the lock are released after it (see ValueNode): their deinit may
     // read this very source. For plain data the swaps are a few moves.
     var previousLatest = value
     swap(&latest, &previousLatest)
     guard root.role.isFree else {
-      if let cause { Tracing.noteWrite(cause, of: self, seq: writeSeq) }
+      if let cause { Tracing.noteWrite(cause, of: self, seq: writes.count) }
       writeWhileDelivering(value, lockedRoot: root, context)
       withExtendedLifetime(previousLatest) {}
       return
@@ -164,7 +164,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   func deliverDirectly(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
     root.assertRole(context)
     changeCount &+= 1
-    deliveredSeq = writeSeq
+    writes.delivered = writes.count
     if sinks.isEmpty {
       root.lock.unlock()
     } else {
@@ -186,7 +186,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// `writeThroughDerived(_:_:)` for a traced write, whose `cause` the delivery takes back.
   @usableFromInline
   func writeThroughDerived(_ root: Domain, _ context: ThreadContext, cause: Cause) {
-    Tracing.noteWrite(cause, of: self, seq: writeSeq)
+    Tracing.noteWrite(cause, of: self, seq: writes.count)
     stageForDelivery(unlocking: root, context)
     Engine.deliverWrite(of: self, context, traced: true)
   }
@@ -196,7 +196,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   func stageForDelivery(unlocking root: Domain, _ context: ThreadContext) {
     root.assertRole(context)
     hasStaged = true
-    stagedSeq = writeSeq
+    writes.staged = writes.count
     root.unsettled += 1
     root.lock.unlock()
   }
@@ -207,7 +207,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   func writeWhileDelivering(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
     root.assertLockedRoot()
     pending.append(value)
-    pendingSeqs.append(writeSeq)
+    pendingSeqs.append(writes.count)
     root.unsettled += 1
     let depth = root.cascadeDepth(of: context)
     let mustWait = root.enqueue(.write(self, closesEvent: true, depth: depth), from: context)
@@ -233,7 +233,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
       return
     }
     ThreadContext.withCurrent { context in
-      if _slowPath(context.batchDepth > 0) {
+      if _slowPath(context.batch.depth > 0) {
         emitInBatch(event, context)
         return
       }
@@ -247,7 +247,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   where Value == Event? {
     let context = ThreadContext.current
     let cause = Tracing.write(of: self, at: TraceSite(file: file, line: line), context)
-    if context.batchDepth > 0 {
+    if context.batch.depth > 0 {
       emitInBatch(event, context, cause: cause)
       return
     }
@@ -263,9 +263,9 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   ) where Value == Event? {
     root.assertLockedRoot()
     root.writeCount &+= 1
-    writeSeq &+= 1
+    writes.count &+= 1
     guard root.role.isFree else {
-      if let cause { Tracing.noteWrite(cause, of: self, seq: writeSeq) }
+      if let cause { Tracing.noteWrite(cause, of: self, seq: writes.count) }
       writeWhileDelivering(event, lockedRoot: root, context)
       return
     }
@@ -295,11 +295,11 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     let root = home.lockRoot()
     root.writeCount &+= 1
     root.unsettled += 1
-    writeSeq &+= 1
-    let seq = writeSeq
+    writes.count &+= 1
+    let seq = writes.count
     if let cause { Tracing.noteWrite(cause, of: self, seq: seq) }
     root.lock.unlock()
-    context.batchEvents.append(
+    context.batch.events.append(
       (
         self,
         { [self] in
@@ -327,10 +327,10 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     var previous = value
     swap(&latest, &previous)
     root.writeCount &+= 1
-    writeSeq &+= 1
-    if touchedInBatch != context.batchIdentity {
-      touchedInBatch = context.batchIdentity
-      context.batchTouched.append(self)
+    writes.count &+= 1
+    if writes.lastBatch != context.batch.identity {
+      writes.lastBatch = context.batch.identity
+      context.batch.touched.append(self)
       root.unsettled += 1
     }
     root.lock.unlock()
@@ -340,20 +340,20 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   override func enqueueLatest() {
     assertLocked()
     pending.append(latest)
-    pendingSeqs.append(writeSeq)
+    pendingSeqs.append(writes.count)
   }
 
   override func stageLatest() {
     assertRoleLocked()
     // `staged` holds a second reference to `delivered` here, so no value dies under the lock.
     stage(latest)
-    stagedSeq = writeSeq
+    writes.staged = writes.count
   }
 
   override func stagePending() {
     assertRoleLocked()
     if let value = pending.popFirst() { stage(value) }
-    if let seq = pendingSeqs.popFirst() { stagedSeq = seq }
+    if let seq = pendingSeqs.popFirst() { writes.staged = seq }
   }
 
   /// Ends the source: it will never change again. Its sinks are released, `values` sequences
@@ -368,7 +368,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // Every test reads a field of a type that is not generic: a relay's `deinit` runs this
     // unspecialized, where testing `sinks` itself would look up the metadata of its generic
     // types, which cost more than the rest of releasing the relay.
-    let notBatching = ThreadContext.withCurrent { $0.batchDepth == 0 }
+    let notBatching = ThreadContext.withCurrent { $0.batch.depth == 0 }
     let root = home.lockRoot()
     if notBatching && root.role.isFree && downstream.isEmpty && !hasSinkEntries
       && completions.isEmpty
@@ -385,8 +385,8 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   @usableFromInline
   final func completeInOrder() {
     let context = ThreadContext.current
-    if context.batchDepth > 0 {
-      context.completionsAfterBatch.append(self)
+    if context.batch.depth > 0 {
+      context.batch.completions.append(self)
       return
     }
     Engine.performInOrder(in: home, mayWait: false) { [self] in Engine.complete(self) }

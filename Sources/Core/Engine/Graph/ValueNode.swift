@@ -176,7 +176,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
       }
       hasStaged = false
       changeCount &+= 1
-      if isSource { deliveredSeq = stagedSeq }
+      if isSource { writes.delivered = writes.staged }
       if !sinks.isEmpty {
         committedSinks = _slowPath(hasCatchingUpSinks) ? sinksCaughtUp() : sinks
         hasCommittedSinks = true
@@ -210,7 +210,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     assertUnlocked()
     context.beginScope()
     for entry in entries {
-      if _slowPath(!context.cancelledDuringDelivery.isEmpty), wasCancelled(entry, context) {
+      if _slowPath(!context.scope.cancelledDuringDelivery.isEmpty), wasCancelled(entry, context) {
         continue
       }
       entry.sink(value)
@@ -225,7 +225,9 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   /// both are compared.
   @usableFromInline
   final func wasCancelled(_ entry: SinkEntry<Value>, _ context: ThreadContext) -> Bool {
-    guard context.cancelledDuringDelivery.contains(ObjectIdentifier(self)) else { return false }
+    guard context.scope.cancelledDuringDelivery.contains(ObjectIdentifier(self)) else {
+      return false
+    }
     let root = home.lockRoot()
     defer { root.lock.unlock() }
     return !sinks.contains { $0.isIdentical(to: entry) }

@@ -8,11 +8,11 @@ extension Engine {
   @usableFromInline
   static func pullInOrder(_ target: AnyNode) {
     ThreadContext.withCurrent { context in
-      // Marks the nodes this pull visited (`AnyNode.pullMark`): unique across threads, so
+      // Marks the nodes this pull visited (`AnyNode.pullCache.mark`): unique across threads, so
       // no set to allocate and hash, and no mark to clear.
       let pull = context.takeUniqueIdentity()
       let (stamp, targetInputs) = target.withRootLocked { root in
-        target.pullMark = pull
+        target.pullCache.mark = pull
         let stampAndInputs = (root.writeCount, target.inputs)
         root.lock.unlock()
         return stampAndInputs
@@ -20,34 +20,34 @@ extension Engine {
       // Post-order over the stale part of the graph: each node after its inputs. The lists
       // are the thread's, reused; a pull nested in this one (a computation reading another
       // domain) finds them taken and makes its own.
-      var order = context.pullOrder
-      var stack = context.pullStack
-      context.pullOrder = []
-      context.pullStack = []
+      var order = context.pullScratch.order
+      var stack = context.pullScratch.stack
+      context.pullScratch.order = []
+      context.pullScratch.stack = []
       stack.append((target, targetInputs, 0))
       postOrder(&stack, into: &order) { input in
         guard !input.isSource else { return nil }
         return input.withRootLocked { root -> ContiguousArray<AnyNode>? in
           defer { root.lock.unlock() }
-          guard input.pullMark != pull else { return nil }
-          input.pullMark = pull
+          guard input.pullCache.mark != pull else { return nil }
+          input.pullCache.mark = pull
           return input.isPullCurrent(root) ? nil : input.inputs
         }
       }
-      let outerStamp = context.pullStamp
-      context.pullStamp = stamp
-      let outermostPull = context.outermostPull
-      if outermostPull == 0 { context.outermostPull = pull }
-      if ObservableReads.isAvailable, !context.isInObservationSegment {
+      let outerStamp = context.computation.pullStamp
+      context.computation.pullStamp = stamp
+      let outermostPull = context.computation.outermostPull
+      if outermostPull == 0 { context.computation.outermostPull = pull }
+      if ObservableReads.isAvailable, !context.computation.isInObservationSegment {
         pullInSegment(order, at: stamp, context)
       } else {
         for node in order { node.pullOne(at: stamp, context) }
       }
-      context.outermostPull = outermostPull
-      context.pullStamp = outerStamp
+      context.computation.outermostPull = outermostPull
+      context.computation.pullStamp = outerStamp
       order.removeAll(keepingCapacity: true)
-      context.pullOrder = order
-      context.pullStack = stack
+      context.pullScratch.order = order
+      context.pullScratch.stack = stack
     }
   }
 
@@ -83,23 +83,23 @@ extension Engine {
   ) {
     let context = ThreadContext.current
     if !node.inputs.isEmpty, _slowPath(!node.inputsShareHome) { Domain.releaseSpan(of: node) }
-    guard !context.isReleasing else {
+    guard !context.release.isUnderWay else {
       // Nested: freed by the loop (or by the outermost call) below; list, do not recurse.
       if !node.inputs.isEmpty {
-        context.releasing.append(node.inputs)
+        context.release.pending.append(node.inputs)
         node.inputs = []
       }
-      context.releasing.append(consume compute)
-      context.releasing.append(consume recompute)
+      context.release.pending.append(consume compute)
+      context.release.pending.append(consume recompute)
       return
     }
-    context.isReleasing = true
+    context.release.isUnderWay = true
     // Every node these free lists what it lets go instead of freeing it.
     node.inputs = []
     _ = consume compute
     _ = consume recompute
-    while let next = context.releasing.popLast() { _ = next }
-    context.isReleasing = false
+    while let next = context.release.pending.popLast() { _ = next }
+    context.release.isUnderWay = false
   }
 
 }
@@ -116,11 +116,11 @@ extension ThreadContext {
   func withOwnCacheability<Result>(
     propagating: Bool, _ body: () -> Result
   ) -> (result: Result, cacheable: Bool) {
-    let enclosing = pulledValueIsCacheable
-    pulledValueIsCacheable = true
+    let enclosing = computation.pulledValueIsCacheable
+    computation.pulledValueIsCacheable = true
     let result = body()
-    let cacheable = pulledValueIsCacheable
-    pulledValueIsCacheable = propagating ? enclosing && cacheable : enclosing
+    let cacheable = computation.pulledValueIsCacheable
+    computation.pulledValueIsCacheable = propagating ? enclosing && cacheable : enclosing
     return (result, cacheable)
   }
 }
@@ -131,7 +131,7 @@ extension Engine {
   /// switched to yet): writes to that node do not move the stamp the value would be cached
   /// for, so it is computed again at the next read.
   package static func readsUnlinkedNode() {
-    ThreadContext.withCurrent { $0.pulledValueIsCacheable = false }
+    ThreadContext.withCurrent { $0.computation.pulledValueIsCacheable = false }
   }
 }
 
@@ -144,7 +144,7 @@ extension Engine {
   /// domains. Role.
   package static func newestWriteStamp(deliveredWith node: AnyNode) -> UInt64? {
     node.assertRole()
-    guard let session = ThreadContext.current.activeSession, !session.spansDomains else {
+    guard let session = ThreadContext.current.sessions.active, !session.spansDomains else {
       return nil
     }
     let root = node.home.lockRoot()

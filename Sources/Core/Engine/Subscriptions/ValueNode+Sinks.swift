@@ -13,7 +13,7 @@ extension ValueNode {
       var caughtUp = true
       var same = true
       for (source, seq) in record.upstream {
-        let delivered = source._withUnsafeGuaranteedRef { $0.deliveredSeq }
+        let delivered = source._withUnsafeGuaranteedRef { $0.writes.delivered }
         if delivered < seq { caughtUp = false }
         if delivered != seq { same = false }
       }
@@ -76,7 +76,7 @@ extension ValueNode {
     -> Bool
   {
     record.upstream.allSatisfy { source, seq in
-      source._withUnsafeGuaranteedRef { $0.deliveredSeq } >= seq
+      source._withUnsafeGuaranteedRef { $0.writes.delivered } >= seq
     }
   }
 

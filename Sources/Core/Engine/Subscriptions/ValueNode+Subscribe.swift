@@ -207,7 +207,7 @@ extension ValueNode {
     while let node = work.popLast() {
       guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
       if node.isSource {
-        upstream.append((Unmanaged.passUnretained(node), node.writeSeq))
+        upstream.append((Unmanaged.passUnretained(node), node.writes.count))
       } else {
         work.append(contentsOf: node.inputs)
       }
@@ -234,7 +234,7 @@ extension ValueNode {
     var caughtUp = true
     var same = true
     for (source, seq) in upstream {
-      let delivered = source._withUnsafeGuaranteedRef { $0.deliveredSeq }
+      let delivered = source._withUnsafeGuaranteedRef { $0.writes.delivered }
       if delivered < seq { caughtUp = false }
       if delivered != seq { same = false }
     }
@@ -296,8 +296,8 @@ extension ValueNode {
     guard _slowPath(root.unsettled > 0) else { return (delivered, false) }
     guard isSource else { return (nil, false) }
     // A source: start from the newest write, and skip the deliveries of it and older ones.
-    if writeSeq != deliveredSeq {
-      catchingUp.append((entry.id, [(Unmanaged.passUnretained(self), writeSeq)]))
+    if writes.count != writes.delivered {
+      catchingUp.append((entry.id, [(Unmanaged.passUnretained(self), writes.count)]))
       hasCatchingUpSinks = true
     }
     return (unsafeDowncast(self, to: SourceNode<Value>.self).latest, false)
@@ -356,8 +356,8 @@ extension ValueNode {
     while let node = work.popLast() {
       guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
       if node.isSource {
-        upstream.append((Unmanaged.passUnretained(node), node.writeSeq))
-        if node.writeSeq != node.deliveredSeq { behind = true }
+        upstream.append((Unmanaged.passUnretained(node), node.writes.count))
+        if node.writes.count != node.writes.delivered { behind = true }
       } else {
         work.append(contentsOf: node.inputs)
       }

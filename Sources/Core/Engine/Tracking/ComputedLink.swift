@@ -48,12 +48,12 @@ final class ComputedLink<Value>: @unchecked Sendable {
       // Not attached until something observes it (see `AnyNode.suspendsWhenUnobserved`):
       // until then, reads compute it on demand, and the first value is the first of them.
       node.isSuspended = true
-      node.suspendedWrites = start.stamp.writes
-      node.suspendedSettled = start.stamp.settled
+      node.suspension.writes = start.stamp.writes
+      node.suspension.settled = start.stamp.settled
       if start.stamp.settled {
         node.pulled = initial
-        node.hasPulledValue = true
-        node.pulledStamp = start.stamp.writes
+        node.pullCache.hasValue = true
+        node.pullCache.stamp = start.stamp.writes
       }
     }
     Engine.releaseInOrder(start.held, after: node)
@@ -68,18 +68,18 @@ final class ComputedLink<Value>: @unchecked Sendable {
   func runBody(
     _ node: AnyNode, _ mode: _ReadMode, _ context: ThreadContext, _ body: () -> Value
   ) -> Value {
-    if context.isInObservationSegment {
+    if context.computation.isInObservationSegment {
       // On demand (in a pull), every computation runs in the segment: the mark is the
       // role's, and a pulled value that read `@Observable` objects is only not cached.
       if mode == .latest {
-        context.segmentPulled.append(node)
+        context.computation.segmentPulled.append(node)
         return body()
       }
       if node.observableReads == .noneSeen {
         if !node.isListedInSegment {
           node.isListedInSegment = true
-          node.nextSegmentRun = context.segmentDelivered
-          context.segmentDelivered = Unmanaged.passUnretained(node)
+          node.nextSegmentRun = context.computation.segmentDelivered
+          context.computation.segmentDelivered = Unmanaged.passUnretained(node)
         }
         return body()
       }
@@ -136,7 +136,7 @@ final class ComputedLink<Value>: @unchecked Sendable {
           tracker.deliveredNode = node
           tracker.matched = 0
           tracker.inOrder = true
-          tracker.outer = context.activeTracker
+          tracker.outer = context.computation.activeTracker
           context.setActiveTracker(tracker)
           let value = runBody(node, .delivery, context, body)
           context.setActiveTracker(tracker.outer)
@@ -179,7 +179,7 @@ extension ThreadContext {
         // it.
         let domain = inputs.isEmpty ? Domain() : Domain.join(from: nil, inputs)
         stamp = domain.writeStamp()
-        if tracker.newDependencyChangedSinceRead() || !pulledValueIsCacheable {
+        if tracker.newDependencyChangedSinceRead() || !computation.pulledValueIsCacheable {
           stamp.settled = false
         }
         home = domain
@@ -212,7 +212,7 @@ extension ThreadContext {
       tracker in
       // Not relinked, so a write to a new input would not make the cached value stale.
       if tracker.dependenciesChanged, !tracker.versions.isEmpty {
-        pulledValueIsCacheable = false
+        computation.pulledValueIsCacheable = false
       }
     }
   }

@@ -25,10 +25,10 @@ enum ObservableReads {
         // that is how a run learns that it did. Reads of properties inside are the engine's
         // own, hidden from Observation (see `ObservationVisibility`).
         let context = ThreadContext.current
-        let hid = context.hidesReadsFromObservation
-        context.hidesReadsFromObservation = true
+        let hid = context.observation.hidesReads
+        context.observation.hidesReads = true
         withObservationTracking(body, onChange: didRead())
-        context.hidesReadsFromObservation = hid
+        context.observation.hidesReads = hid
         return
       }
     #endif
@@ -87,7 +87,7 @@ extension Engine {
         recomputeStep(next, session)
       }
     }
-    var next = context.segmentDelivered
+    var next = context.computation.segmentDelivered
     while let run = next {
       run._withUnsafeGuaranteedRef { node in
         node.isListedInSegment = false
@@ -98,7 +98,7 @@ extension Engine {
         next = node.nextSegmentRun
       }
     }
-    context.segmentDelivered = nil
+    context.computation.segmentDelivered = nil
     // Pulled on demand from another domain: not cached (see `pullInSegment`).
     context.endPulledInSegment(uncaching: didRead)
     if let outside { recomputeStep(outside, session) }
@@ -110,12 +110,12 @@ extension ThreadContext {
   /// set; returns whether anything in it read an `@Observable` object.
   func runSegment(_ body: () -> Void) -> Bool {
     var didRead = false
-    isInObservationSegment = true
+    computation.isInObservationSegment = true
     ObservableReads.track(body) {
       didRead = true
       return {}
     }
-    isInObservationSegment = false
+    computation.isInObservationSegment = false
     return didRead
   }
 
@@ -124,14 +124,14 @@ extension ThreadContext {
   /// stamp they are cached for).
   func endPulledInSegment(uncaching: Bool) {
     if uncaching {
-      for node in segmentPulled {
+      for node in computation.segmentPulled {
         node.withRootLocked { root in
-          node.hasPulledValue = false
+          node.pullCache.hasValue = false
           root.lock.unlock()
         }
       }
     }
-    segmentPulled.removeAll(keepingCapacity: true)
+    computation.segmentPulled.removeAll(keepingCapacity: true)
   }
 }
 
@@ -161,7 +161,7 @@ final class ObservationTrigger: @unchecked Sendable {
     var didRead = false
     ObservableReads.track(body) {
       didRead = true
-      ThreadContext.current.activeTracker?.record(node)
+      ThreadContext.current.computation.activeTracker?.record(node)
       let registration = register()
       return { [self] in fire(registration) }
     }
@@ -196,7 +196,7 @@ final class ObservationTrigger: @unchecked Sendable {
       return
     }
     generation &+= 1  // one change, one write: the registration is spent
-    if ThreadContext.current.batchDepth > 0 {
+    if ThreadContext.current.batch.depth > 0 {
       lock.unlock()
       write()
       return

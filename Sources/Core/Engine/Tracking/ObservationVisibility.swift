@@ -84,13 +84,13 @@ public enum ObservationVisibility {
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @inline(__always)
     private static func isTracking(in context: ThreadContext) -> Bool {
-      if context.hidesReadsFromObservation { return false }
+      if context.observation.hidesReads { return false }
       // Observation also hashes key paths when it installs and merges lists, outside any
       // probe: only a hit during this access counts.
-      context.observationProbeHit = false
+      context.observation.probeHit = false
       return ObservationProbe.withShared { probe in
         probe.registrar.access(probe, keyPath: probe.keyPath)
-        return context.observationProbeHit || !probe.works
+        return context.observation.probeHit || !probe.works
       }
     }
   #endif
@@ -104,7 +104,7 @@ extension ObservationVisibility {
   static func access(_ observation: UInt, _ context: Unmanaged<ThreadContext>?) {
     #if canImport(Observation)
       if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
-        if let context, context._withUnsafeGuaranteedRef({ $0.hidesReadsFromObservation }) {
+        if let context, context._withUnsafeGuaranteedRef({ $0.observation.hidesReads }) {
           return
         }
         PropertyObservation.borrowing(observation) { $0.access() }
@@ -225,7 +225,7 @@ extension Property {
     struct Hit: Hashable, Sendable {
       static func == (_: Hit, _: Hit) -> Bool { true }
       func hash(into hasher: inout Hasher) {
-        ThreadContext.withCurrent { $0.observationProbeHit = true }
+        ThreadContext.withCurrent { $0.observation.probeHit = true }
       }
     }
 
@@ -272,16 +272,16 @@ extension Property {
       if observationProbeWord != 0 { return observationProbeWord }
       let probe = ObservationProbe()
       let context = ThreadContext.current
-      let hid = context.hidesReadsFromObservation
-      context.hidesReadsFromObservation = false
-      context.observationProbeHit = false
+      let hid = context.observation.hidesReads
+      context.observation.hidesReads = false
+      context.observation.probeHit = false
       withObservationTracking {
         probe.registrar.access(probe, keyPath: probe.keyPath)
       } onChange: {
       }
-      probe.works = context.observationProbeHit
-      context.observationProbeHit = false
-      context.hidesReadsFromObservation = hid
+      probe.works = context.observation.probeHit
+      context.observation.probeHit = false
+      context.observation.hidesReads = hid
       let word = UInt(bitPattern: Unmanaged.passRetained(probe).toOpaque())
       #if canImport(InvalidatingPrimitives)
         invalidating_word_store_release(&observationProbeWord, UInt(word))

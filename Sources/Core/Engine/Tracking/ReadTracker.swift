@@ -131,7 +131,7 @@ package final class ReadTracker {
     // values only; the batch's writes come through this domain once the relink merges the
     // two. Outside a batch, the newest write: what is queued there was written before the
     // change being delivered (rule 4).
-    return mode == .delivery && ThreadContext.current.batchDepth > 0
+    return mode == .delivery && ThreadContext.current.batch.depth > 0
       ? node.valueDeliveredElsewhere() : node.currentValue()
   }
 
@@ -243,7 +243,7 @@ extension AnyNode {
   /// lock.
   package final var version: UInt64 {
     withRootLocked { root in
-      let version = isSource ? writeSeq : changeCount
+      let version = isSource ? writes.count : changeCount
       root.lock.unlock()
       return version
     }
@@ -257,7 +257,8 @@ extension ValueNode {
   @inlinable
   package final func trackedValue(visibleThrough property: Property<Value>) -> Value {
     let existing = ThreadContext.existing
-    guard let context = existing, _slowPath(context._withUnsafeGuaranteedRef({ $0.isTracking }))
+    guard let context = existing,
+      _slowPath(context._withUnsafeGuaranteedRef({ $0.computation.isTracking }))
     else {
       if ObservationVisibility.isOn {
         let observation = property.observationAddress
@@ -279,7 +280,7 @@ extension ThreadContext {
   @inlinable
   package static var isTrackingReads: Bool {
     guard let context = existing else { return false }
-    return context._withUnsafeGuaranteedRef { $0.isTracking }
+    return context._withUnsafeGuaranteedRef { $0.computation.isTracking }
   }
 
   /// Runs `body` as a tracked run, with a tracker from this thread's pool readied for `mode`
@@ -317,13 +318,13 @@ extension ThreadContext {
     mode: _ReadMode, elements: UnsafePointer<Unmanaged<AnyNode>>?, count: Int,
     deliveredNode: AnyNode?
   ) -> ReadTracker {
-    if trackerDepth == trackerPool.count { trackerPool.append(ReadTracker()) }
-    let tracker = trackerPool.withUnsafeBufferPointer {
-      Unmanaged.passUnretained($0[trackerDepth])
+    if trackers.depth == trackers.pool.count { trackers.pool.append(ReadTracker()) }
+    let tracker = trackers.pool.withUnsafeBufferPointer {
+      Unmanaged.passUnretained($0[trackers.depth])
     }._withUnsafeGuaranteedRef { $0 }
-    trackerDepth += 1
+    trackers.depth += 1
     tracker.reset(mode: mode, elements: elements, count: count, deliveredNode: deliveredNode)
-    tracker.outer = activeTracker
+    tracker.outer = computation.activeTracker
     setActiveTracker(tracker)
     return tracker
   }
@@ -344,13 +345,13 @@ extension ThreadContext {
   @usableFromInline
   func finishRun(_ tracker: ReadTracker) {
     if tracker.needsClearing { tracker.clear() }
-    trackerDepth -= 1
+    trackers.depth -= 1
   }
 
   /// Records a read of `node` in the active tracker and returns its value for the run.
   @inlinable
   func trackedRead<Value>(_ node: ValueNode<Value>) -> Value {
-    Unmanaged.passUnretained(activeTracker.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+    Unmanaged.passUnretained(computation.activeTracker.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
       $0.read(node)
     }
   }
@@ -374,8 +375,8 @@ extension ThreadContext {
 /// - Returns: What `body` returns.
 public func untracked<Result>(_ body: () throws -> Result) rethrows -> Result {
   let context = ThreadContext.current
-  guard context.isTracking else { return try body() }
-  let tracker = context.activeTracker
+  guard context.computation.isTracking else { return try body() }
+  let tracker = context.computation.activeTracker
   context.setActiveTracker(nil)
   defer { context.setActiveTracker(tracker) }
   return try body()

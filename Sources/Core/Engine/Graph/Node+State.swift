@@ -1,0 +1,175 @@
+// A node's state, grouped by concern, and its Boolean state as flag words. Bits with different
+// guards never share a word: a write of one bit is a write of the whole word, so a bit the role
+// holder writes without the lock beside one another thread writes under the lock would race.
+
+extension AnyNode {
+  /// What kind of node this is. Set before the node is shared, then only read.
+  @usableFromInline
+  struct Traits: OptionSet, Sendable {
+    @usableFromInline let rawValue: UInt8
+    @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Written directly (a source) rather than computed.
+    @usableFromInline static let source = Traits(rawValue: 1 << 0)
+    /// The value is plain data (`_isPOD`): nothing to release after a commit, so a node with
+    /// no sinks to run needs no delivery step at all.
+    @usableFromInline static let holdsPlainData = Traits(rawValue: 1 << 1)
+    /// The node carries events rather than state (see `ValueNode.eventSteps`): its value is an
+    /// optional that holds the event only while it is delivered, and every event is delivered
+    /// on its own, also inside a batch (rule 10: state coalesces, events do not).
+    @usableFromInline static let carriesEvents = Traits(rawValue: 1 << 2)
+    /// The property that wraps the node does not keep it attached: a computed property, which
+    /// is followed only while observed (a subscription, a property or a view pass computed
+    /// from it).
+    @usableFromInline static let suspendsWhenUnobserved = Traits(rawValue: 1 << 3)
+  }
+
+  /// Where a node stands in the graph. Role; written under the lock.
+  @usableFromInline
+  struct Linkage: OptionSet, Sendable {
+    @usableFromInline let rawValue: UInt8
+    @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// `downstream` of every input lists this node.
+    @usableFromInline static let attached = Linkage(rawValue: 1 << 0)
+    /// The node left the graph because nothing observed it (see `Engine.detach`) or was made
+    /// outside it (an unobserved computed property): its `inputs` are kept, reads compute it
+    /// on demand, and the first observer to come back attaches it again (`Engine.resume`).
+    @usableFromInline static let suspended = Linkage(rawValue: 1 << 1)
+    /// The node was made while its domain was busy (another thread delivering it, or a
+    /// computation under way on this one) and its attachment waits in the domain's queue:
+    /// until then it is neither attached nor suspended, and reads compute it on demand. The
+    /// first attached node linked to it attaches it first (`Engine.resume`), so that no
+    /// attached node is computed from an input the changes do not reach.
+    @usableFromInline static let awaitsAttachment = Linkage(rawValue: 1 << 2)
+    /// The node will never change again.
+    @usableFromInline static let completed = Linkage(rawValue: 1 << 3)
+  }
+
+  /// A node's marks in the delivery under way. Role: only the drainer reads or writes them.
+  @usableFromInline
+  package struct DeliveryMarks: OptionSet, Sendable {
+    @usableFromInline package let rawValue: UInt8
+    @inlinable package init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The node's value changed in the event being delivered.
+    @usableFromInline package static let changed = DeliveryMarks(rawValue: 1 << 0)
+    /// The node waits in the delivery's work list.
+    @usableFromInline static let queued = DeliveryMarks(rawValue: 1 << 1)
+    /// `commitStaged()` captured sinks for `deliverCommitted(_:)` to run.
+    @usableFromInline static let hasCommittedSinks = DeliveryMarks(rawValue: 1 << 2)
+    /// The node is in the thread's list of computed properties run untracked in the segment
+    /// under way (`nextSegmentRun`): a node run twice in one segment (relinked to an input
+    /// that changes later in the event) is listed once, or the list would loop.
+    @usableFromInline static let listedInSegment = DeliveryMarks(rawValue: 1 << 3)
+  }
+
+  /// The domain's write count when the node was suspended, and whether no write was then on
+  /// its way: while the count is unchanged, the value it holds is current, and resuming need
+  /// not compute it again. Lock.
+  @usableFromInline
+  struct Suspension {
+    @usableFromInline var writes: UInt64 = 0
+    @usableFromInline var settled = false
+    @inlinable init() {}
+  }
+
+  /// For a source: how many writes it has taken (the newest write's sequence number), and the
+  /// sequence numbers of the write staged for delivery and of the write delivered. A new
+  /// subscriber that starts from a newer value than the delivered one compares these (see
+  /// `catchingUp`). `count` and `delivered`: lock; `staged`: role.
+  @usableFromInline
+  struct WriteLog {
+    @usableFromInline var count: UInt64 = 0
+    @usableFromInline var staged: UInt64 = 0
+    @usableFromInline var delivered: UInt64 = 0
+    /// The identity of the batch that last wrote the source (`ThreadContext.batch.identity`),
+    /// so a batch lists each source it wrote once, with no search. Lock.
+    @usableFromInline var lastBatch: UInt64 = 0
+    @inlinable init() {}
+  }
+
+  /// What a derived node's `pulled` cache holds. Lock.
+  @usableFromInline
+  struct PullCache {
+    /// Whether `pulled` holds a value, computed at `stamp`.
+    @usableFromInline var hasValue = false
+    @usableFromInline var stamp: UInt64 = 0
+    /// The outermost pull (`ThreadContext.Computation.outermostPull`) that computed the
+    /// `pulled` value when it may not be cached for the stamp (`hasValue` false: it read
+    /// inputs the node is not linked to), else 0: the rest of that pull reuses it. Without it,
+    /// each read of such a node inside the pull computed it again, and its readers the same: a
+    /// layered graph of computed properties whose branches switch was computed once per path
+    /// through it, exponentially in its depth.
+    @usableFromInline var inPull: UInt64 = 0
+    /// The identity of the last pull that visited the node (see `Engine.pullInOrder`).
+    var mark: UInt64 = 0
+    @inlinable init() {}
+  }
+
+  // MARK: The flags by name
+
+  /// Whether this node is written directly (a source) rather than computed.
+  @inlinable final var isSource: Bool { traits.contains(.source) }
+  /// Whether the value is plain data (see `Traits.holdsPlainData`).
+  @inlinable final var holdsPlainData: Bool { traits.contains(.holdsPlainData) }
+  /// Whether the node carries events rather than state (see `Traits.carriesEvents`).
+  @inlinable final var carriesEvents: Bool { traits.contains(.carriesEvents) }
+  /// Whether the property that wraps this node does not keep it attached (see
+  /// `Traits.suspendsWhenUnobserved`). Set before the node is shared.
+  @inlinable final var suspendsWhenUnobserved: Bool {
+    get { traits.contains(.suspendsWhenUnobserved) }
+    set { traits.set(.suspendsWhenUnobserved, newValue) }
+  }
+
+  /// Whether `downstream` of every input lists this node. Role; written under the lock.
+  @inlinable final var isAttached: Bool {
+    get { linkage.contains(.attached) }
+    set { linkage.set(.attached, newValue) }
+  }
+  /// Whether the node is suspended (see `Linkage.suspended`). Role; written under the lock.
+  @inlinable final var isSuspended: Bool {
+    get { linkage.contains(.suspended) }
+    set { linkage.set(.suspended, newValue) }
+  }
+  /// Whether the node's attachment waits in its domain's queue (see
+  /// `Linkage.awaitsAttachment`). Role; written under the lock.
+  @inlinable final var awaitsAttachment: Bool {
+    get { linkage.contains(.awaitsAttachment) }
+    set { linkage.set(.awaitsAttachment, newValue) }
+  }
+  /// Whether this node will never change again. Role; written under the lock.
+  @inlinable final var isCompleted: Bool {
+    get { linkage.contains(.completed) }
+    set { linkage.set(.completed, newValue) }
+  }
+
+  /// Whether the node's value changed in the event being delivered. Role.
+  @inlinable package final var isChanged: Bool {
+    get { marks.contains(.changed) }
+    set { marks.set(.changed, newValue) }
+  }
+  /// Whether the node waits in the delivery's work list. Role.
+  @inlinable final var isQueued: Bool {
+    get { marks.contains(.queued) }
+    set { marks.set(.queued, newValue) }
+  }
+  /// Whether `commitStaged()` captured sinks for `deliverCommitted(_:)` to run. Role.
+  @inlinable final var hasCommittedSinks: Bool {
+    get { marks.contains(.hasCommittedSinks) }
+    set { marks.set(.hasCommittedSinks, newValue) }
+  }
+  /// Whether the node is in the segment's list of untracked runs. Role.
+  @inlinable final var isListedInSegment: Bool {
+    get { marks.contains(.listedInSegment) }
+    set { marks.set(.listedInSegment, newValue) }
+  }
+}
+
+extension OptionSet where Element == Self {
+  /// Inserts `member` if `isOn`, else removes it.
+  @inlinable @inline(__always)
+  mutating func set(_ member: Self, _ isOn: Bool) {
+    if isOn { insert(member) } else { remove(member) }
+  }
+}
