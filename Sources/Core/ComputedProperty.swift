@@ -43,7 +43,7 @@ extension Property {
     file: StaticString = #fileID, line: UInt = #line,
     _ compute: @escaping @Sendable () -> Value
   ) {
-    self.init(node: ComputedLink.makeNode(compute, isDuplicate: nil, file: file, line: line))
+    self.init(node: ComputedBody.makeNode(compute, isDuplicate: nil, file: file, line: line))
   }
 }
 
@@ -71,6 +71,6 @@ extension Property where Value: Equatable & SendableMetatype {
     file: StaticString = #fileID, line: UInt = #line,
     _ compute: @escaping @Sendable () -> Value
   ) {
-    self.init(node: ComputedLink.makeNode(compute, isDuplicate: ==, file: file, line: line))
+    self.init(node: ComputedBody.makeNode(compute, isDuplicate: ==, file: file, line: line))
   }
 }

@@ -102,7 +102,7 @@ struct DynamicGraphDefectsTests {
         rawValue:
           "A sink's write into a domain no delivery holds is delivered at once (nested), ahead of "
           + "the writes it queued before in the delivering domain; a computed property that then "
-          + "switches into that domain (`ComputedLink.compute` → `relinkDelivered`, merging the "
+          + "switches into that domain (`ComputedBody.compute` → `relinkDelivered`, merging the "
           + "domains) reads the newer value. Deferring every such write to the end of the "
           + "delivery breaks the opposite order (a free domain's write, then a queued one: "
           + "4 model seeds fail), so the fix must keep one order across the domains a thread "

@@ -36,7 +36,7 @@ package final class ThreadContext {
   /// The pool of read trackers: `trackers.depth` of them are in use by the runs under way,
   /// innermost last.
   @exclusivity(unchecked) var trackers = TrackerPool()
-  /// The tracker of delivered computations (see `ComputedLink.compute`), apart from the pool:
+  /// The tracker of delivered computations (see `ComputedBody.compute`), apart from the pool:
   /// a delivered run is never nested in another on one thread (computations do not write), so
   /// one is enough, and it is found without indexing the pool. `deliveryTracker` is the same
   /// object, held unretained for the hot path.

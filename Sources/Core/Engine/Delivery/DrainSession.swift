@@ -1,4 +1,6 @@
-/// Scratch space for delivering one event: the rank-ordered work list and the changed nodes.
+/// Scratch space for delivering one event: the work list (a `RankQueue`), the changed nodes,
+/// the event's sources and follow-ups. A thread keeps its sessions between deliveries (see
+/// `ThreadContext.withSession(_:)`), so a delivery allocates nothing once warmed up.
 ///
 /// Nodes are held unretained: every node reached by an event is kept alive by the graph (its
 /// inputs' `downstream` lists) or, for sources, by `sources`, and no node leaves the graph while
@@ -11,15 +13,8 @@
 /// in memory, so they add without overflow checks.
 @usableFromInline
 final class DrainSession {
-  /// Nodes waiting to be recomputed, bucketed by rank: `buckets[r]` heads a list (linked
-  /// through `AnyNode.nextQueued`) of the queued nodes of rank `r`, for `r < bucketCapacity`.
-  /// A node only ever queues nodes of higher rank than its own, so taking the lowest is a short
-  /// forward scan from `lowestRank`, and queueing is a push onto a list: no heap to sift.
-  @exclusivity(unchecked) private var buckets: UnsafeMutablePointer<Unmanaged<AnyNode>?>
-  @exclusivity(unchecked) private var bucketCapacity = 16
-  /// No bucket below this rank holds a node (`Int.max` when none is queued).
-  @exclusivity(unchecked) private var lowestRank = Int.max
-  @exclusivity(unchecked) private var queuedCount = 0
+  /// Nodes waiting to be recomputed, lowest rank first.
+  @exclusivity(unchecked) private var work = RankQueue()
   /// Nodes whose value changed in this event, in the order they were computed:
   /// `changedCount` entries of `changedCapacity`.
   @exclusivity(unchecked) private(set) var changed: UnsafeMutablePointer<Unmanaged<AnyNode>>
@@ -40,18 +35,16 @@ final class DrainSession {
   @exclusivity(unchecked) var isDeliveringFollowUps = false
 
   init() {
-    buckets = .allocate(capacity: bucketCapacity)
-    buckets.initialize(repeating: nil, count: bucketCapacity)
     changed = .allocate(capacity: changedCapacity)
   }
 
   deinit {
-    buckets.deallocate()
+    work.deallocate()
     changed.deallocate()
   }
 
   /// Whether no node waits to be recomputed.
-  var isIdle: Bool { queuedCount == 0 }
+  var isIdle: Bool { work.isEmpty }
 
   /// Records that `source` was written in this event and queues what is computed from it.
   @inline(__always)
@@ -92,55 +85,17 @@ final class DrainSession {
     }
   }
 
-  func push(_ node: AnyNode) { push(Unmanaged.passUnretained(node)) }
+  /// Queues `node` to be recomputed, unless it is queued already.
+  func push(_ node: AnyNode) { work.push(Unmanaged.passUnretained(node)) }
 
   @inline(__always)
-  private func push(_ reference: Unmanaged<AnyNode>) {
-    let rank = reference._withUnsafeGuaranteedRef { node -> Int in
-      if node.isQueued { return -1 }
-      node.isQueued = true
-      return node.rank
-    }
-    guard rank >= 0 else { return }
-    if _slowPath(rank >= bucketCapacity) { growBuckets(toHold: rank) }
-    reference._withUnsafeGuaranteedRef { $0.nextQueued = buckets[rank] }
-    buckets[rank] = reference
-    queuedCount &+= 1
-    if rank < lowestRank { lowestRank = rank }
-  }
-
-  private func growBuckets(toHold rank: Int) {
-    var capacity = bucketCapacity * 2
-    while capacity <= rank { capacity *= 2 }
-    let grown = UnsafeMutablePointer<Unmanaged<AnyNode>?>.allocate(capacity: capacity)
-    grown.moveInitialize(from: buckets, count: bucketCapacity)
-    (grown + bucketCapacity).initialize(repeating: nil, count: capacity - bucketCapacity)
-    buckets.deallocate()
-    buckets = grown
-    bucketCapacity = capacity
-  }
+  private func push(_ reference: Unmanaged<AnyNode>) { work.push(reference) }
 
   /// Re-queues every queued node under its current rank, after ranks changed mid-event (a
   /// `flatMapLatest` switching inputs).
-  func reorder() {
-    var queued: [Unmanaged<AnyNode>] = []
-    while let node = popMin() { queued.append(node) }
-    for node in queued { push(node) }
-  }
+  func reorder() { work.reorder() }
 
   /// Removes and returns a queued node of the lowest rank.
   @inline(__always)
-  func popMin() -> Unmanaged<AnyNode>? {
-    guard queuedCount > 0 else { return nil }
-    while buckets[lowestRank] == nil { lowestRank &+= 1 }
-    let node = buckets[lowestRank].unsafelyUnwrapped
-    node._withUnsafeGuaranteedRef { node in
-      buckets[lowestRank] = node.nextQueued
-      node.nextQueued = nil
-      node.isQueued = false
-    }
-    queuedCount &-= 1
-    if queuedCount == 0 { lowestRank = Int.max }
-    return node
-  }
+  func popMin() -> Unmanaged<AnyNode>? { work.popMin() }
 }

@@ -107,7 +107,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   }
 
   /// Creates a node whose inputs were found by computing its first value (a computed
-  /// property, see `ComputedLink`), and attaches it to the graph.
+  /// property, see `ComputedBody`), and attaches it to the graph.
   ///
   /// - Parameters:
   ///   - inputs: What computing `initial` read; may be empty (a constant).

@@ -1,16 +1,17 @@
-/// What a computed property's node computes with: the trigger of its `@Observable` reads, and
-/// the node itself, for the computation to relink it to what it read. The user's computation
-/// and the cut-off are captured by the node's closures and passed in, so that calling them
-/// borrows them (a closure stored here would be retained for every call).
+/// A computed property's body as its node runs it (first run, delivered runs, relink). It
+/// holds the trigger of the body's `@Observable` reads, and the node itself, for the
+/// computation to relink it to what it read. The user's computation and the cut-off are
+/// captured by the node's closures and passed in, so that calling them borrows them (a closure
+/// stored here would be retained for every call).
 ///
 /// Inlinable, so that the node's steps and the computation's reads are specialized for the
 /// caller's value type: unspecialized, the generic metadata lookups cost more than the rest.
 @usableFromInline
-final class ComputedLink<Value>: @unchecked Sendable {
+final class ComputedBody<Value>: @unchecked Sendable {
   // Safe: `node` is set once, before the node is shared; the rest is immutable.
   /// What the computation's reads of `@Observable` objects depend on (see `ObservableReads`).
   @usableFromInline let observation = ObservationTrigger()
-  /// The node; it owns this link (through its compute closure), hence unowned.
+  /// The node; it owns this body (through its compute closure), hence unowned.
   @exclusivity(unchecked) @usableFromInline var node: Unmanaged<AnyNode>?
 
   @inlinable
@@ -23,22 +24,22 @@ final class ComputedLink<Value>: @unchecked Sendable {
     _ body: @escaping @Sendable () -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?,
     file: StaticString, line: UInt
   ) -> DerivedNode<Value> {
-    let link = ComputedLink()
+    let computedBody = ComputedBody()
     var initial: Value?
     var readsObservable = false
     let start = ThreadContext.current.trackFirstRun {
-      readsObservable = link.observation.track { initial = body() }
+      readsObservable = computedBody.observation.track { initial = body() }
     }
     let node = DerivedNode<Value>(
       computedFrom: start.inputs, home: start.home, initial: initial.unsafelyUnwrapped,
       stamp: start.stamp
     ) { mode, previous in
-      link.compute(mode, previous, body, isDuplicate)
+      computedBody.compute(mode, previous, body, isDuplicate)
     } computeDelivered: { node in
-      link.compute(.delivery, node.delivered, body, isDuplicate)
+      computedBody.compute(.delivery, node.delivered, body, isDuplicate)
     }
     node.origin = .made("computed", file: file, line: line)
-    link.node = Unmanaged.passUnretained(node)
+    computedBody.node = Unmanaged.passUnretained(node)
     node.observableReads = readsObservable ? .seen : .noneSeen
     node.suspendsWhenUnobserved = true
     if start.inputs.isEmpty {
