@@ -35,6 +35,9 @@ struct RankQueue {
     }
     guard rank >= 0 else { return }
     if _slowPath(rank >= capacity) { grow(toHold: rank) }
+    // A local copy of the pointer: a closure that captured `self` (inout) would make the
+    // whole queue go through memory.
+    let buckets = self.buckets
     reference._withUnsafeGuaranteedRef { $0.nextQueued = buckets[rank] }
     buckets[rank] = reference
     count &+= 1
@@ -46,9 +49,9 @@ struct RankQueue {
   mutating func popMin() -> Unmanaged<AnyNode>? {
     guard count > 0 else { return nil }
     while buckets[lowestRank] == nil { lowestRank &+= 1 }
-    let node = buckets[lowestRank].unsafelyUnwrapped
     let buckets = self.buckets
     let rank = lowestRank
+    let node = buckets[rank].unsafelyUnwrapped
     node._withUnsafeGuaranteedRef { node in
       buckets[rank] = node.nextQueued
       node.nextQueued = nil

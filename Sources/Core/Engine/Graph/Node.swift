@@ -12,7 +12,7 @@ package class AnyNode: @unchecked Sendable {
   /// The domain this node was created in; follow `forward` to reach the current root.
   @usableFromInline package final let home: Domain
   /// What kind of node this is (see `Traits`). Set before the node is shared.
-  @usableFromInline final var traits: Traits
+  @exclusivity(unchecked) @usableFromInline final var traits: Traits
   /// Topological height: sources are 0, a derived node is one more than its highest input.
   /// Role; written under the lock.
   @exclusivity(unchecked) @usableFromInline final var rank = 0
@@ -53,7 +53,7 @@ package class AnyNode: @unchecked Sendable {
   /// value it last saw (`flatMapLatest`) compares. Role; written under the lock.
   @exclusivity(unchecked) @usableFromInline package final var changeCount: UInt64 = 0
   /// The node's marks in the delivery under way (see `DeliveryMarks`). Role.
-  @exclusivity(unchecked) @usableFromInline package final var marks: DeliveryMarks = []
+  @exclusivity(unchecked) @usableFromInline package final var marks = DeliveryMarks()
   /// The next node of the same rank in the delivery's work list. Role.
   @exclusivity(unchecked) final var nextQueued: Unmanaged<AnyNode>?
   /// For a source: its writes' sequence numbers (see `WriteLog`).
