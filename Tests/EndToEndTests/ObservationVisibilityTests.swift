@@ -1,5 +1,6 @@
 import Foundation
 import Invalidating
+import InvalidatingCore
 import InvalidatingTestSupport
 @_spi(SwiftUI) import Observation
 import Testing
@@ -248,6 +249,47 @@ struct ObservationVisibilityTests {
     relay.accept(1)
     #expect(fired.value == threads)
   }
+
+  #if DEBUG
+    @Test func aReadRightAfterTheRegistrarIsPublishedHearsTheNextChange() {
+      // The first tracked read of a property makes its registrar and the subscription that
+      // tells it of changes. Another thread's read that finds the registrar published, and a
+      // write delivered right after, come between the publishing and the first reader's own
+      // registration (the hook's place). That read must hear of the write: the registrar
+      // followed the node before it was published. (Published first and followed after, the
+      // write came before the subscription, and the other read's tracking never fired.)
+      let relay = BehaviorRelay(0)
+      let otherFired = Counter()
+      let otherRead = Recorder<Int>()
+      ObservationVisibility.afterPublishingRegistrar(of: relay) {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+          let value = withObservationTracking {
+            relay.value
+          } onChange: {
+            otherFired.bump()
+          }
+          otherRead.record(value)
+          done.signal()
+        }.start()
+        done.wait()
+        relay.accept(1)
+      }
+      let firstFired = Counter()
+      let firstRead = withObservationTracking {
+        relay.value
+      } onChange: {
+        firstFired.bump()
+      }
+      #expect(otherRead.values == [0])
+      #expect(otherFired.value == 1)
+      // The first reader registered after the write, and read its value.
+      #expect(firstRead == 1)
+      relay.accept(2)
+      #expect(firstFired.value == 1)
+      #expect(otherFired.value == 1)
+    }
+  #endif
 
   @Test func trackingsOnThreadsWhileAnotherWritesEachFireExactlyOnce() {
     // Readers track properties none of them has read yet, in different orders, while a

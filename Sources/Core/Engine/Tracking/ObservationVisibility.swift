@@ -145,29 +145,67 @@ extension Property {
 
   /// Registers this read with the property's registrar, made (with the subscription that calls
   /// it) on the first read Observation tracks. Called only while Observation's tracking is open.
+  ///
+  /// The registrar follows the node before it is published: a read on another thread that
+  /// finds it registers with a registrar that hears every change delivered from then on. (When
+  /// it was published first and followed after, such a read could miss a change delivered in
+  /// between.) Two first reads at once each make one; the one published first is kept, and the
+  /// other is let go, outside the lock, ending its subscription.
   @usableFromInline
   package final func showReadToObservation() {
     #if canImport(Observation)
       if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
-        let (observation, isNew) = node.withRootLocked { root in
-          defer { root.lock.unlock() }
-          if observationWord != 0 { return (observationWord, false) }
-          let made = UInt(bitPattern: Unmanaged.passRetained(PropertyObservation()).toOpaque())
-          #if canImport(InvalidatingPrimitives)
-            invalidating_word_store_release(&observationWord, UInt(made))
-          #else
-            observationWord = made
+        var observation = observationAddress
+        if observation == 0 {
+          let made = PropertyObservation()
+          made.follow(node)
+          let madeWord = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
+          observation = node.withRootLocked { root in
+            defer { root.lock.unlock() }
+            if observationWord != 0 { return observationWord }
+            #if canImport(InvalidatingPrimitives)
+              invalidating_word_store_release(&observationWord, madeWord)
+            #else
+              observationWord = madeWord
+            #endif
+            return madeWord
+          }
+          if observation != madeWord { Unmanaged.passUnretained(made).release() }
+          #if DEBUG
+            ObservationVisibility.runHookAfterPublishing(self)
           #endif
-          return (made, true)
         }
-        PropertyObservation.borrowing(observation) { made in
-          if isNew { made.follow(node) }
-          made.access()
-        }
+        PropertyObservation.borrowing(observation) { $0.access() }
       }
     #endif
   }
 }
+
+#if DEBUG
+  extension ObservationVisibility {
+    /// Runs `body` once, on the thread that publishes `property`'s registrar, right after it
+    /// is published and before that thread's own read registers: where a test puts another
+    /// read and a write. Debug builds only.
+    package static func afterPublishingRegistrar(
+      of property: AnyObject, _ body: @escaping () -> Void
+    ) {
+      hookLock.lock()
+      hooks[ObjectIdentifier(property)] = body
+      hookLock.unlock()
+    }
+
+    static func runHookAfterPublishing(_ property: AnyObject) {
+      hookLock.lock()
+      let hook = hooks.removeValue(forKey: ObjectIdentifier(property))
+      hookLock.unlock()
+      hook?()
+    }
+
+    private static let hookLock = Lock()
+    // Safe: only read and written while `hookLock` is held.
+    nonisolated(unsafe) private static var hooks: [ObjectIdentifier: () -> Void] = [:]
+  }
+#endif
 
 #if canImport(Observation)
   /// The registrar of one `Property`, and the subscription that calls its `willSet` and `didSet`
