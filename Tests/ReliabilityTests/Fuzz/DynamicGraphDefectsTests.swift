@@ -8,7 +8,7 @@ import Testing
 /// Defects of computed properties in dynamic graphs (branches that flip, suspension, domains
 /// that join in the middle of a delivery), each reduced to a minimal program from what the
 /// model-based random programs and the concurrent fuzz found (issue 26, "close the class").
-/// Each failed before its fix. The one not fixed yet is a known issue: its expectation is
+/// Each failed before its fix. A defect not fixed yet is a known issue: its expectation is
 /// wrapped in `withKnownIssue` with the defect, so that it starts failing (and the wrapper must
 /// go) once fixed; the random programs' seeds that fail for it are listed in `KnownFailures`.
 @Suite("Computed properties in dynamic graphs")
@@ -78,12 +78,13 @@ struct DynamicGraphDefectsTests {
   @Test("A write a sink makes into another domain is delivered after the writes it made before")
   func sinkWriteIntoAnotherDomainIsDeliveredInOrder() {
     // `p` reads `z` (`selector` odd). Its sink, on 6, writes `selector` (queued: this
-    // delivery holds its domain) and then `x`, which nothing observes yet: `x`'s domain is
-    // free, so the write is delivered at once, before the older write of `selector`. When
-    // that one is delivered, `p` switches to `x` and reads 2, written after it: the sink
-    // never sees 7, the value `p` had once `selector` was 6 (rule 4: queued, first in, first
-    // out), and sees `x = 2` together with `selector = 6` before `x` was written (rule 3).
-    // With `x` in the same domain from the start, the sink sees [6, 7, 2].
+    // delivery holds its domain) and then `x`, which nothing observes yet. `x`'s domain was
+    // free, so the write was delivered at once, before the older write of `selector`; when
+    // that one was delivered, `p` switched to `x` and read 2, written after it: the sink got
+    // [6, 2], never 7, the value `p` had once `selector` was 6 (rule 4: queued, first in,
+    // first out), and saw `x = 2` together with `selector = 6` before `x` was written (rule
+    // 3). With `x` in the same domain from the start, the sink sees [6, 7, 2]; now it does in
+    // both cases.
     let x = BehaviorRelay(7)
     let selector = BehaviorRelay(3)
     let z = BehaviorRelay(1)
@@ -97,21 +98,88 @@ struct DynamicGraphDefectsTests {
       }
     }
     z.accept(6)
-    withKnownIssue(
-      Comment(
-        rawValue:
-          "A sink's write into a domain no delivery holds is delivered at once (nested), ahead of "
-          + "the writes it queued before in the delivering domain; a computed property that then "
-          + "switches into that domain (`ComputedBody.compute` → `relinkDelivered`, merging the "
-          + "domains) reads the newer value. Deferring every such write to the end of the "
-          + "delivery breaks the opposite order (a free domain's write, then a queued one: "
-          + "4 model seeds fail), so the fix must keep one order across the domains a thread "
-          + "writes from a sink")
-    ) {
-      #expect(seen.values == [6, 7, 2])
-    }
+    #expect(seen.values == [6, 7, 2])
     #expect(p.value == 2)
     token.cancel()
+  }
+
+  @Test("A write a sink makes into another domain before one into its own stays first")
+  func sinkWriteIntoAnotherDomainBeforeItsOwnStaysFirst() {
+    // The opposite order of the test above: the sink writes `x` (free domain) first, then
+    // `selector` (queued). `x = 2` is delivered first, then `selector = 6`, which switches `p`
+    // to `x`: the sink sees [6, 2], as with `x` in the same domain from the start.
+    let x = BehaviorRelay(7)
+    let selector = BehaviorRelay(3)
+    let z = BehaviorRelay(1)
+    let p = Property { selector.value % 2 == 0 ? x.value : z.value }
+    let seen = Recorder<Int>()
+    let token = p.changes.subscribe { value in
+      seen.record(value)
+      if value == 6 {
+        x.accept(2)
+        selector.accept(6)
+      }
+    }
+    z.accept(6)
+    #expect(seen.values == [6, 2])
+    token.cancel()
+  }
+
+  @Test("Sink writes into two domains one batch holds are delivered in the order made")
+  func sinkWritesIntoTwoDomainsOfABatchKeepTheirOrder() {
+    // A model-based seed (1_592_593_196), shrunk. `n0`'s write of 3 turns `p` to read `n0`
+    // only, so `n0` and `n1` split; the batch then holds both domains. Its delivery queues
+    // `n0 = 6` (the binding) in `n0`'s domain, then `n1 = 1` (`p`'s sink, on 5) in `n1`'s.
+    // Each domain delivered its own queue, `n1`'s first: `p` switched back to `n1` only when
+    // `n0 = 6` came, and read 1, so its sink never saw 6: [4, 3, 5, 1].
+    let n0 = BehaviorRelay(6)
+    let n1 = BehaviorRelay(4)
+    let p = Property { n0.value % 2 == 0 ? n1.value : n0.value }
+    let binding = n1.subscribe { n0.accept($0) }
+    let seen = Recorder<Int>()
+    let token = p.subscribe { value in
+      seen.record(value)
+      if value == 5 { n1.accept(1) }
+    }
+    n1.accept(3)
+    batch {
+      n1.accept(6)
+      n0.accept(5)
+    }
+    #expect(seen.values == [4, 3, 5, 6, 1])
+    token.cancel()
+    binding.cancel()
+  }
+
+  @Test("A sink's writes into its own domain and into unrelated ones arrive in the order made")
+  func sinkWritesAcrossDomainsArriveInOrder() {
+    // `a`'s sink, on 1, writes `a` (queued behind this delivery), then `b` and `tap`, which
+    // share nothing with `a`. Rule 4: queued, first in, first out, so `a = 2` comes first.
+    // Before the fix, `b` and `tap` were delivered at once, inside the sink:
+    // ["a1", "b3", "tap4", "a2"].
+    let a = BehaviorRelay(0)
+    let b = BehaviorRelay(0)
+    let tap = PublishRelay<Int>()
+    let log = Recorder<String>()
+    let tokens = [
+      a.changes.subscribe { value in
+        log.record("a\(value)")
+        if value == 1 {
+          a.accept(2)
+          b.accept(3)
+          tap.accept(4)
+        }
+      },
+      b.changes.subscribe { log.record("b\($0)") },
+      tap.asSignal().subscribe { log.record("tap\($0)") },
+    ]
+    a.accept(1)
+    #expect(log.values == ["a1", "a2", "b3", "tap4"])
+    // The writes joined `b`'s and `tap`'s domains to `a`'s while they waited; once delivered,
+    // the three are apart again (rule 5: only what is read together shares a domain).
+    let homes = [a.asProperty().node.home, b.asProperty().node.home, tap.node.home]
+    #expect(homes.map(\.isForwarded) == [false, false, false])
+    for token in tokens { token.cancel() }
   }
 
   @Test("A change stream made in a batch on a computed property hears the batch's later writes")

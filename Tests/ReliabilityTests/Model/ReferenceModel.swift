@@ -64,8 +64,8 @@ struct ExpectedCall {
 /// systems under test create nodes only between deliveries, and a switching node over all its
 /// candidates; a computed property, though, joins the domain of what a flipped branch reads
 /// in the middle of a delivery, as users' do. There the model keeps the contract's order, one
-/// queue per thread, first in, first out, which the engine departs from when a sink writes
-/// into a domain no delivery holds: `DynamicGraphDefectsTests.sinkWriteIntoAnotherDomainIsDeliveredInOrder`.)
+/// queue per thread, first in, first out, which the engine keeps across domains too (see
+/// `Sources/Core/Engine/Delivery/CascadeOrder.swift`).)
 ///
 /// A computed property (`NodeKind.computed`) is a pure function of what its formula reads: its
 /// delivered value is its formula on the delivered values, whether the engine follows it or

@@ -153,6 +153,12 @@ extension ThreadContext {
     var wasHanded = false
     /// Where this thread waits for its turn (see `ThreadContext.parker`).
     var parkerStorage: Parker?
+    /// The first domain, of those this thread drains, in which its own deliveries queued a
+    /// change (a sink's write into the domain it is delivering): while that change waits, a
+    /// sink's write into a domain nobody delivers is queued behind it, not delivered at once
+    /// (see `SourceNode.writeInCascadeOrder`). `nil` when there is none; cleared once the
+    /// thread gives up the role there, or holds none.
+    @usableFromInline var cascade: Domain?
 
     @usableFromInline
     init() {}

@@ -48,6 +48,7 @@ extension ThreadContext {
           }
         } else {
           let depth = root.cascadeDepth(of: self)
+          noteQueued(in: root)
           for (index, node) in group.nodes.enumerated() {
             node.enqueueLatest()
             let closes = index == group.nodes.count - 1
@@ -75,6 +76,7 @@ extension ThreadContext {
     guard root.role.isFree else {
       node.enqueueLatest()
       root.queue.append(.write(node, closesEvent: true, depth: root.cascadeDepth(of: self)))
+      noteQueued(in: root)
       let mustWait = role.held == 0 && root.isBusyWithOthers
       root.lock.unlock()
       if mustWait { Engine.waitForTurnAfterBatch(in: root, self) }

@@ -205,6 +205,7 @@ extension Engine {
       case .handOver(let successor):
         root.lock.unlock()
         context.role.held -= 1
+        context.leftRole(of: root, drained: domain)
         successor._withUnsafeGuaranteedRef {
           $0.role.wasHanded = true
           $0.role.parkerStorage!.unpark()
@@ -216,6 +217,7 @@ extension Engine {
         let released = root.role.leave(context.id)
         root.lock.unlock()
         context.role.held -= 1
+        context.leftRole(of: root, drained: domain)
         for waiter in released {
           waiter._withUnsafeGuaranteedRef { $0.role.parkerStorage!.unpark() }
         }

@@ -152,10 +152,16 @@ extension Domain {
   /// Lets go of the span that `node`, whose inputs do not all share its home, counted (see
   /// `join(from:_:)`), and cuts off what no span crosses any more once the root is quiet.
   static func releaseSpan(of node: AnyNode) {
+    releaseSpan(from: node.home, node.inputs)
+  }
+
+  /// Lets go of the span of `start` and `inputs`' homes that `join(from:_:)` counted, and cuts
+  /// off what no span crosses any more once the root is quiet.
+  static func releaseSpan<Inputs: Collection<AnyNode>>(from start: Domain, _ inputs: Inputs) {
     let walk = ThreadContext.current.takeUniqueIdentity()
-    let root = node.home.lockRoot()
+    let root = start.lockRoot()
     let hadCandidates = !root.splitCandidates.isEmpty
-    _ = root.countSpan(from: node.home, node.inputs, by: -1, walk: walk)
+    _ = root.countSpan(from: start, inputs, by: -1, walk: walk)
     let cut = root.splitIfQuiet(hadCandidates: hadCandidates)
     root.lock.unlock()
     withExtendedLifetime(cut) {}  // the domains cut off are let go outside the lock

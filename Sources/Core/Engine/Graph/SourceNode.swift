@@ -124,6 +124,21 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   func write(
     _ value: Value, lockedRoot root: Domain, _ context: ThreadContext, cause: Cause? = nil
   ) {
+    if _slowPath(context.role.cascade != nil) && context.role.cascade !== root {
+      writeInCascadeOrder(unlocking: root, context) { root in
+        deliverOrQueue(value, lockedRoot: root, context, cause: cause)
+      }
+      return
+    }
+    deliverOrQueue(value, lockedRoot: root, context, cause: cause)
+  }
+
+  /// `write(_:lockedRoot:_:cause:)` once the order of this thread's sink-made writes is kept:
+  /// delivers the write at once if the role is free, otherwise queues it for the drainer.
+  @inlinable @inline(__always)
+  func deliverOrQueue(
+    _ value: Value, lockedRoot root: Domain, _ context: ThreadContext, cause: Cause?
+  ) {
     root.assertLockedRoot()
     root.writeCount &+= 1
     writes.count &+= 1
@@ -210,6 +225,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     pendingSeqs.append(writes.count)
     root.unsettled += 1
     let depth = root.cascadeDepth(of: context)
+    context.noteQueued(in: root)
     let mustWait = root.enqueue(.write(self, closesEvent: true, depth: depth), from: context)
     root.lock.unlock()
     if mustWait { Engine.waitForTurn(in: home, context) }
@@ -260,6 +276,21 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   @inlinable @inline(__always)
   func emit<Event>(
     _ event: Event, lockedRoot root: Domain, _ context: ThreadContext, cause: Cause? = nil
+  ) where Value == Event? {
+    if _slowPath(context.role.cascade != nil) && context.role.cascade !== root {
+      writeInCascadeOrder(unlocking: root, context) { root in
+        emitOrQueue(event, lockedRoot: root, context, cause: cause)
+      }
+      return
+    }
+    emitOrQueue(event, lockedRoot: root, context, cause: cause)
+  }
+
+  /// `emit(_:lockedRoot:_:cause:)` once the order of this thread's sink-made writes is kept,
+  /// as `deliverOrQueue` is for a write.
+  @inlinable @inline(__always)
+  func emitOrQueue<Event>(
+    _ event: Event, lockedRoot root: Domain, _ context: ThreadContext, cause: Cause?
   ) where Value == Event? {
     root.assertLockedRoot()
     root.writeCount &+= 1
