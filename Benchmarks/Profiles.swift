@@ -58,6 +58,36 @@ let profiles: [String: () -> Body] = {
         blackHole(token)
       }
     },
+    // A sink that writes another relay (a binding between two view models): delivered at
+    // once, inside the sink, since nothing waits before it.
+    "relay-to-relay": {
+      let tally = Tally()
+      let (from, to) = (BehaviorRelay(0), BehaviorRelay(0))
+      let tokens = [to.subscribe { tally.total &+= $0 }, from.subscribe { to.accept($0) }]
+      return { iterations in
+        for i in 0..<iterations { from.accept(i) }
+        blackHole(tokens)
+      }
+    },
+    // A sink that writes its own relay and then another: the second write waits behind the
+    // first (CascadeOrder.swift), its domain joined to the first's until it is delivered.
+    // One operation is the outside write and the two the sink makes.
+    "sink-writes-in-order": {
+      let tally = Tally()
+      let (own, other) = (BehaviorRelay(0), BehaviorRelay(0))
+      let tokens = [
+        other.subscribe { tally.total &+= $0 },
+        own.subscribe { value in
+          guard value & 1 == 1 else { return }
+          own.accept(value &+ 1)
+          other.accept(value)
+        },
+      ]
+      return { iterations in
+        for i in 0..<iterations { own.accept(2 &* i &+ 1) }
+        blackHole(tokens)
+      }
+    },
     // Creation and release (issue 30): one operation makes and lets go of the thing named.
     "create-relay": {
       { iterations in

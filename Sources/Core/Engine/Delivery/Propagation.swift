@@ -317,11 +317,21 @@ extension Engine {
   /// thread's own delivery, so no node leaves the graph in the middle of an event. It never
   /// waits: it runs when values are released, wherever that happens. (At once, nothing is
   /// allocated: the queued task's closure is made only when it must be queued.)
+  ///
+  /// Queued, it goes ahead of the queue: the node has no sink, no handle and nothing derived
+  /// from it, so when it leaves is seen by nobody, while every change delivered before it
+  /// recomputes it. (Behind the queue, under writers that keep a domain busy, the inner
+  /// properties a `flatMapLatest` made and dropped piled up to a thousand, each recomputed by
+  /// every write.) A node whose attachment is still queued is detached behind it.
   static func detachAfterDelivery(_ node: AnyNode) {
     let context = ThreadContext.current
     let root = node.home.lockRoot()
     if !runHoldingRoleIfFree(lockedRoot: root, context, { detach(node) }) {
-      root.queue.append(.task({ detach(node) }, depth: 0))
+      if node.awaitsAttachment {
+        root.queue.append(.task({ detach(node) }, depth: 0))
+      } else {
+        root.queue.prepend(.task({ detach(node) }, depth: 0))
+      }
       root.lock.unlock()
     }
   }

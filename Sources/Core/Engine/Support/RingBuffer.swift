@@ -26,6 +26,16 @@ package struct RingBuffer<Element> {
     count += 1
   }
 
+  /// Inserts `element` ahead of every other: the next `popFirst()` returns it.
+  ///
+  /// - Complexity: Amortized O(1).
+  package mutating func prepend(_ element: Element) {
+    if count == storage.count { grow() }
+    head = head == 0 ? storage.count - 1 : head - 1
+    storage[head] = element
+    count += 1
+  }
+
   /// Removes and returns the oldest element, or `nil` when empty.
   @inlinable
   package mutating func popFirst() -> Element? {
