@@ -146,6 +146,9 @@ extension ThreadContext {
     /// How many drainer roles this thread holds: a thread that holds none may wait for its
     /// turn in a busy domain; one that holds any must not, or two could deadlock.
     @usableFromInline package var held = 0
+    /// Whether `cascade` is set: the one test every write makes of it (a byte, beside `held`,
+    /// which the write touches anyway; the reference would cost a comparison more).
+    @usableFromInline var hasCascade = false
     /// The cascade depth of the change this thread is delivering (see `Domain.enqueue`).
     @usableFromInline var eventDepth: Int32 = 0
     /// Whether the thread that woke this one handed it a drainer role. Written by the waker
@@ -158,7 +161,9 @@ extension ThreadContext {
     /// sink's write into a domain nobody delivers is queued behind it, not delivered at once
     /// (see `SourceNode.writeInCascadeOrder`). `nil` when there is none; cleared once the
     /// thread gives up the role there, or holds none.
-    @usableFromInline var cascade: Domain?
+    @usableFromInline var cascade: Domain? {
+      didSet { hasCascade = cascade != nil }
+    }
 
     @usableFromInline
     init() {}

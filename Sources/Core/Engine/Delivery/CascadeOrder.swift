@@ -35,15 +35,18 @@ extension ThreadContext {
 
 extension SourceNode {
   /// `write(_:lockedRoot:_:cause:)` (or `emit`) when this thread's deliveries queued a change
-  /// in a domain other than this source's, `root` (locked): if `root` is free or this thread's,
-  /// and the change still waits, joins this source's domain to the change's, so that `write`
-  /// (called with the root locked, which it unlocks) queues the write behind it, then queues
-  /// the join's release after the write. Otherwise just calls `write`.
+  /// (`RoleState.cascade`): if it is in a domain other than this source's, `root` (locked),
+  /// `root` is free or this thread's, and the change still waits, joins this source's domain
+  /// to the change's, so that `write` (called with the root locked, which it unlocks) queues
+  /// the write behind it, then queues the join's release after the write. Otherwise just calls
+  /// `write`.
   @usableFromInline
   final func writeInCascadeOrder(
     unlocking root: Domain, _ context: ThreadContext, _ write: (Domain) -> Void
   ) {
-    guard root.role.isFree || root.role.drainers.contains(context.id) else {
+    guard context.role.cascade !== root,
+      root.role.isFree || root.role.drainers.contains(context.id)
+    else {
       write(root)
       return
     }

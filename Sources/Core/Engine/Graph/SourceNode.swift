@@ -124,7 +124,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   func write(
     _ value: Value, lockedRoot root: Domain, _ context: ThreadContext, cause: Cause? = nil
   ) {
-    if _slowPath(context.role.cascade != nil) && context.role.cascade !== root {
+    if _slowPath(context.role.hasCascade) {
       writeInCascadeOrder(unlocking: root, context) { root in
         deliverOrQueue(value, lockedRoot: root, context, cause: cause)
       }
@@ -277,7 +277,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   func emit<Event>(
     _ event: Event, lockedRoot root: Domain, _ context: ThreadContext, cause: Cause? = nil
   ) where Value == Event? {
-    if _slowPath(context.role.cascade != nil) && context.role.cascade !== root {
+    if _slowPath(context.role.hasCascade) {
       writeInCascadeOrder(unlocking: root, context) { root in
         emitOrQueue(event, lockedRoot: root, context, cause: cause)
       }
