@@ -69,6 +69,22 @@ let profiles: [String: () -> Body] = {
         blackHole(tokens)
       }
     },
+    // A sink that writes back the relay it observes (a clamp): queued, delivered after.
+    // One operation is the outside write and the one the sink makes.
+    "sink-writes-back": {
+      let tally = Tally()
+      let relay = BehaviorRelay(0)
+      let tokens = [
+        relay.subscribe { value in
+          tally.total &+= value
+          if value & 1 == 1 { relay.accept(value &+ 1) }
+        }
+      ]
+      return { iterations in
+        for i in 0..<iterations { relay.accept(2 &* i &+ 1) }
+        blackHole(tokens)
+      }
+    },
     // A sink that writes its own relay and then another: the second write waits behind the
     // first (CascadeOrder.swift), its domain joined to the first's until it is delivered.
     // One operation is the outside write and the two the sink makes.
