@@ -75,6 +75,31 @@ struct DynamicGraphDefectsTests {
     #expect(filteredInBatch(computed: true) == 2)
   }
 
+  /// What the sink of `p = selector even ? x : z` sees (and `p`'s value after) when, on 6, it
+  /// writes `selector = 6` and `x = 2` in the order `selectorFirst` says. `x` is in a domain
+  /// of its own, which nothing observes, until `p` switches to it.
+  static func sinkSwitchingIntoAnotherDomain(selectorFirst: Bool) -> (seen: [Int], final: Int) {
+    let x = BehaviorRelay(7)
+    let selector = BehaviorRelay(3)
+    let z = BehaviorRelay(1)
+    let p = Property { selector.value % 2 == 0 ? x.value : z.value }
+    let seen = Recorder<Int>()
+    let token = p.changes.subscribe { value in
+      seen.record(value)
+      guard value == 6 else { return }
+      if selectorFirst {
+        selector.accept(6)
+        x.accept(2)
+      } else {
+        x.accept(2)
+        selector.accept(6)
+      }
+    }
+    z.accept(6)
+    token.cancel()
+    return (seen.values, p.value)
+  }
+
   @Test("A write a sink makes into another domain is delivered after the writes it made before")
   func sinkWriteIntoAnotherDomainIsDeliveredInOrder() {
     // `p` reads `z` (`selector` odd). Its sink, on 6, writes `selector` (queued: this
@@ -85,22 +110,9 @@ struct DynamicGraphDefectsTests {
     // first out), and saw `x = 2` together with `selector = 6` before `x` was written (rule
     // 3). With `x` in the same domain from the start, the sink sees [6, 7, 2]; now it does in
     // both cases.
-    let x = BehaviorRelay(7)
-    let selector = BehaviorRelay(3)
-    let z = BehaviorRelay(1)
-    let p = Property { selector.value % 2 == 0 ? x.value : z.value }
-    let seen = Recorder<Int>()
-    let token = p.changes.subscribe { value in
-      seen.record(value)
-      if value == 6 {
-        selector.accept(6)
-        x.accept(2)
-      }
-    }
-    z.accept(6)
-    #expect(seen.values == [6, 7, 2])
-    #expect(p.value == 2)
-    token.cancel()
+    let (seen, final) = Self.sinkSwitchingIntoAnotherDomain(selectorFirst: true)
+    #expect(seen == [6, 7, 2])
+    #expect(final == 2)
   }
 
   @Test("A write a sink makes into another domain before one into its own stays first")
@@ -108,21 +120,9 @@ struct DynamicGraphDefectsTests {
     // The opposite order of the test above: the sink writes `x` (free domain) first, then
     // `selector` (queued). `x = 2` is delivered first, then `selector = 6`, which switches `p`
     // to `x`: the sink sees [6, 2], as with `x` in the same domain from the start.
-    let x = BehaviorRelay(7)
-    let selector = BehaviorRelay(3)
-    let z = BehaviorRelay(1)
-    let p = Property { selector.value % 2 == 0 ? x.value : z.value }
-    let seen = Recorder<Int>()
-    let token = p.changes.subscribe { value in
-      seen.record(value)
-      if value == 6 {
-        x.accept(2)
-        selector.accept(6)
-      }
-    }
-    z.accept(6)
-    #expect(seen.values == [6, 2])
-    token.cancel()
+    let (seen, final) = Self.sinkSwitchingIntoAnotherDomain(selectorFirst: false)
+    #expect(seen == [6, 2])
+    #expect(final == 2)
   }
 
   @Test("Sink writes into two domains one batch holds are delivered in the order made")
