@@ -86,18 +86,30 @@ extension Domain {
           roots.append(root)
         }
       }
+      #if DEBUG
+        Self.runRootLookupHook()
+      #endif
       let firstRoot = roots[0]
       if roots.count > 1 { roots.sort { ObjectIdentifier($0) < ObjectIdentifier($1) } }
       guard lockRoots(roots) else { continue }
       // Unless no split happened since the roots were looked up, check each domain still
-      // reaches one of them.
+      // reaches one of them, and each of them is still reached: a domain cut off and merged
+      // into another of the roots meanwhile leaves its old root with none of the span, and
+      // merging that root would add an edge no span crosses, and no split would cut (issue
+      // 26, `MissedSplits`).
       if SplitCount.load() != splits {
         var reached = true
         if seen.isEmpty { seen = Set(roots.map(ObjectIdentifier.init)) }
+        var reachedRoots: Set<ObjectIdentifier> = []
         forEachDomain(from: start, inputs) { domain in
-          if reached { reached = domain.reaches { seen.contains(ObjectIdentifier($0)) } }
+          guard reached else { return }
+          reached = domain.reaches { candidate in
+            guard seen.contains(ObjectIdentifier(candidate)) else { return false }
+            reachedRoots.insert(ObjectIdentifier(candidate))
+            return true
+          }
         }
-        guard reached else {
+        guard reached && reachedRoots.count == roots.count else {
           for root in roots { root.lock.unlock() }
           continue
         }
