@@ -182,6 +182,35 @@ struct DynamicGraphDefectsTests {
     for token in tokens { token.cancel() }
   }
 
+  @Test("A batch a sink commits after a queued write is delivered after that write")
+  func sinkBatchAfterAQueuedWriteArrivesAfterIt() {
+    // As above, with the unrelated writes in a batch: the batch's end took `b`'s and `tap`'s
+    // free domains and delivered them at once, inside the sink: ["a1", "b3", "tap4", "a2"].
+    let a = BehaviorRelay(0)
+    let b = BehaviorRelay(0)
+    let tap = PublishRelay<Int>()
+    let log = Recorder<String>()
+    let tokens = [
+      a.changes.subscribe { value in
+        log.record("a\(value)")
+        if value == 1 {
+          a.accept(2)
+          batch {
+            b.accept(3)
+            tap.accept(4)
+          }
+        }
+      },
+      b.changes.subscribe { log.record("b\($0)") },
+      tap.asSignal().subscribe { log.record("tap\($0)") },
+    ]
+    a.accept(1)
+    #expect(log.values == ["a1", "a2", "b3", "tap4"])
+    let homes = [a.asProperty().node.home, b.asProperty().node.home, tap.node.home]
+    #expect(homes.map(\.isForwarded) == [false, false, false])
+    for token in tokens { token.cancel() }
+  }
+
   @Test("A change stream made in a batch on a computed property hears the batch's later writes")
   func changesMadeInBatchOnComputedHearTheBatch() {
     // The same formula as a computed property and as a `map` of a `combineLatest`, over

@@ -6,6 +6,16 @@ extension ThreadContext {
   /// emitted, each on its own and in order, then delivers the domains whose drainer role is
   /// free: state first, then the events.
   func commitBatch() {
+    if _slowPath(role.hasCascade) {
+      commitBatchInCascadeOrder()
+      return
+    }
+    commitBatchNow()
+  }
+
+  /// `commitBatch()` once the order of this thread's sink-made writes is kept (see
+  /// `commitBatchInCascadeOrder`).
+  func commitBatchNow() {
     if batch.touched.count == 1 && batch.events.isEmpty {
       commitOneWrite()
       return

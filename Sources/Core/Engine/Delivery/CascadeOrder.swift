@@ -6,10 +6,11 @@
 // waits, so no order is broken, and `bind(to:)`, a view's binding or any sink that writes into
 // another view model pays nothing more. But once this thread's deliveries have queued a change
 // (`RoleState.cascade`), a later write into another domain, delivered at once (a free one) or
-// queued in another of this thread's domains (a batch's), would come before that change. A
-// computed property that switches into that domain when the change is delivered would then
-// read the later write together with the earlier one, and its sinks would skip a state. So
-// that write joins its domain to the one that holds the queued change, for as long as it
+// queued in another of this thread's domains (a batch's), would come before that change; so
+// would a batch committed then, delivered at once in the domains it claims. A computed
+// property that switches into that domain when the change is delivered would then read the
+// later write together with the earlier one, and its sinks would skip a state. So that write
+// (or batch) joins its domain to the one that holds the queued change, for as long as it
 // waits, and is queued behind the change, in order; the join is let go once the write is
 // delivered, and the domains split again once quiet. (A domain another thread delivers is not
 // joined: what it delivers has no order with this thread's writes.)
@@ -70,12 +71,41 @@ extension SourceNode {
   }
 }
 
+extension ThreadContext {
+  /// `commitBatch()` while this thread's deliveries queued a change (`RoleState.cascade`):
+  /// if it still waits, joins the domains the batch wrote that are free or this thread's to
+  /// the change's, so that the batch is queued behind it, not delivered at once, and queues
+  /// the join's release after the batch's changes. Otherwise commits as usual.
+  func commitBatchInCascadeOrder() {
+    var written = Array(batch.touched)
+    for event in batch.events where !written.contains(where: { $0 === event.source }) {
+      written.append(event.source)
+    }
+    written.removeAll { node in
+      let root = node.home.lockRoot()
+      let busyWithOthers = !root.role.isFree && !root.role.drainers.contains(id)
+      root.lock.unlock()
+      return busyWithOthers
+    }
+    guard !written.isEmpty, let cascade = Engine.domainKeepingOrder(self, apartFrom: nil) else {
+      commitBatchNow()
+      return
+    }
+    let joined = written
+    _ = Domain.join(from: cascade, joined)
+    commitBatchNow()
+    let root = cascade.lockRoot()
+    root.queue.append(.task({ Domain.releaseSpan(from: cascade, joined) }, depth: 0))
+    root.lock.unlock()
+  }
+}
+
 extension Engine {
   /// The domain that holds a change this thread's deliveries queued, which a write it makes
   /// now into `root`'s tree must follow: `RoleState.cascade`, while this thread drains it,
-  /// something is queued there, and it is not of `root`'s tree. Forgets a cascade whose role
-  /// this thread no longer holds.
-  static func domainKeepingOrder(_ context: ThreadContext, apartFrom root: Domain) -> Domain? {
+  /// something is queued there, and it is not of `root`'s tree (any, for `nil`). Forgets a
+  /// cascade whose role this thread no longer holds.
+  static func domainKeepingOrder(_ context: ThreadContext, apartFrom root: Domain?) -> Domain? {
     guard let cascade = context.role.cascade else { return nil }
     let cascadeRoot = cascade.lockRoot()
     let drains = cascadeRoot.role.drainers.contains(context.id)
