@@ -151,12 +151,10 @@ struct DynamicGraphDefectsTests {
     binding.cancel()
   }
 
-  @Test("A sink's writes into its own domain and into unrelated ones arrive in the order made")
-  func sinkWritesAcrossDomainsArriveInOrder() {
-    // `a`'s sink, on 1, writes `a` (queued behind this delivery), then `b` and `tap`, which
-    // share nothing with `a`. Rule 4: queued, first in, first out, so `a = 2` comes first.
-    // Before the fix, `b` and `tap` were delivered at once, inside the sink:
-    // ["a1", "b3", "tap4", "a2"].
+  /// What the sinks of `a`, `b` and `tap` log when `a`'s sink, on 1, writes `a` (queued behind
+  /// this delivery) and then `b` and `tap`, which share nothing with `a` (in a `batch` if
+  /// `inBatch`); and whether the three domains are apart again afterwards.
+  static func sinkWritingAcrossDomains(inBatch: Bool) -> (log: [String], apart: Bool) {
     let a = BehaviorRelay(0)
     let b = BehaviorRelay(0)
     let tap = PublishRelay<Int>()
@@ -164,8 +162,14 @@ struct DynamicGraphDefectsTests {
     let tokens = [
       a.changes.subscribe { value in
         log.record("a\(value)")
-        if value == 1 {
-          a.accept(2)
+        guard value == 1 else { return }
+        a.accept(2)
+        if inBatch {
+          batch {
+            b.accept(3)
+            tap.accept(4)
+          }
+        } else {
           b.accept(3)
           tap.accept(4)
         }
@@ -174,41 +178,30 @@ struct DynamicGraphDefectsTests {
       tap.asSignal().subscribe { log.record("tap\($0)") },
     ]
     a.accept(1)
-    #expect(log.values == ["a1", "a2", "b3", "tap4"])
-    // The writes joined `b`'s and `tap`'s domains to `a`'s while they waited; once delivered,
-    // the three are apart again (rule 5: only what is read together shares a domain).
     let homes = [a.asProperty().node.home, b.asProperty().node.home, tap.node.home]
-    #expect(homes.map(\.isForwarded) == [false, false, false])
+    let apart = homes.allSatisfy { !$0.isForwarded }
     for token in tokens { token.cancel() }
+    return (log.values, apart)
+  }
+
+  @Test("A sink's writes into its own domain and into unrelated ones arrive in the order made")
+  func sinkWritesAcrossDomainsArriveInOrder() {
+    // Rule 4: queued, first in, first out, so `a = 2` comes first. Before the fix, `b` and
+    // `tap` were delivered at once, inside the sink: ["a1", "b3", "tap4", "a2"]. The writes
+    // joined `b`'s and `tap`'s domains to `a`'s while they waited; once delivered, the three
+    // are apart again (rule 5: only what is read together shares a domain).
+    let (log, apart) = Self.sinkWritingAcrossDomains(inBatch: false)
+    #expect(log == ["a1", "a2", "b3", "tap4"])
+    #expect(apart)
   }
 
   @Test("A batch a sink commits after a queued write is delivered after that write")
   func sinkBatchAfterAQueuedWriteArrivesAfterIt() {
     // As above, with the unrelated writes in a batch: the batch's end took `b`'s and `tap`'s
     // free domains and delivered them at once, inside the sink: ["a1", "b3", "tap4", "a2"].
-    let a = BehaviorRelay(0)
-    let b = BehaviorRelay(0)
-    let tap = PublishRelay<Int>()
-    let log = Recorder<String>()
-    let tokens = [
-      a.changes.subscribe { value in
-        log.record("a\(value)")
-        if value == 1 {
-          a.accept(2)
-          batch {
-            b.accept(3)
-            tap.accept(4)
-          }
-        }
-      },
-      b.changes.subscribe { log.record("b\($0)") },
-      tap.asSignal().subscribe { log.record("tap\($0)") },
-    ]
-    a.accept(1)
-    #expect(log.values == ["a1", "a2", "b3", "tap4"])
-    let homes = [a.asProperty().node.home, b.asProperty().node.home, tap.node.home]
-    #expect(homes.map(\.isForwarded) == [false, false, false])
-    for token in tokens { token.cancel() }
+    let (log, apart) = Self.sinkWritingAcrossDomains(inBatch: true)
+    #expect(log == ["a1", "a2", "b3", "tap4"])
+    #expect(apart)
   }
 
   @Test("A change stream made in a batch on a computed property hears the batch's later writes")
