@@ -45,9 +45,7 @@ extension SourceNode {
   final func writeInCascadeOrder(
     unlocking root: Domain, _ context: ThreadContext, _ write: (Domain) -> Void
   ) {
-    guard context.role.cascade !== root,
-      root.role.isFree || root.role.drainers.contains(context.id)
-    else {
+    guard context.role.cascade !== root, root.role.isFreeOrDrained(by: context.id) else {
       write(root)
       return
     }
@@ -56,18 +54,15 @@ extension SourceNode {
       write(home.lockRoot())
       return
     }
-    let inputs = CollectionOfOne<AnyNode>(self)
-    _ = Domain.join(from: cascade, inputs)
-    let joined = home.lockRoot()
-    // This thread is a drainer of `cascade`'s tree, which now holds this source: the write is
-    // queued, never delivered here.
-    #if DEBUG
-      Engine.check(!joined.role.isFree, "a write joined to a cascade found its role free")
-    #endif
-    write(joined)
-    let after = home.lockRoot()
-    after.queue.append(.task({ Domain.releaseSpan(from: cascade, inputs) }, depth: 0))
-    after.lock.unlock()
+    Engine.joining(CollectionOfOne<AnyNode>(self), to: cascade) {
+      let joined = home.lockRoot()
+      // This thread is a drainer of `cascade`'s tree, which now holds this source: the write
+      // is queued, never delivered here.
+      #if DEBUG
+        Engine.check(!joined.role.isFree, "a write joined to a cascade found its role free")
+      #endif
+      write(joined)
+    }
   }
 }
 
@@ -83,7 +78,7 @@ extension ThreadContext {
     }
     written.removeAll { node in
       let root = node.home.lockRoot()
-      let busyWithOthers = !root.role.isFree && !root.role.drainers.contains(id)
+      let busyWithOthers = !root.role.isFreeOrDrained(by: id)
       root.lock.unlock()
       return busyWithOthers
     }
@@ -91,16 +86,24 @@ extension ThreadContext {
       commitBatchNow()
       return
     }
-    let joined = written
-    _ = Domain.join(from: cascade, joined)
-    commitBatchNow()
-    let root = cascade.lockRoot()
-    root.queue.append(.task({ Domain.releaseSpan(from: cascade, joined) }, depth: 0))
-    root.lock.unlock()
+    Engine.joining(written, to: cascade) { commitBatchNow() }
   }
 }
 
 extension Engine {
+  /// Joins the domains of `nodes` to `cascade`'s (a span counted like a node's), runs
+  /// `queue`, which queues their changes there, this thread being a drainer of it, then queues
+  /// the join's release behind them: it is let go once they are delivered.
+  static func joining<Nodes: Collection<AnyNode> & Sendable>(
+    _ nodes: Nodes, to cascade: Domain, _ queue: () -> Void
+  ) {
+    _ = Domain.join(from: cascade, nodes)
+    queue()
+    let root = cascade.lockRoot()
+    root.queue.append(.task({ Domain.releaseSpan(from: cascade, nodes) }, depth: 0))
+    root.lock.unlock()
+  }
+
   /// The domain that holds a change this thread's deliveries queued, which a write it makes
   /// now into `root`'s tree must follow: `RoleState.cascade`, while this thread drains it,
   /// something is queued there, and it is not of `root`'s tree (any, for `nil`). Forgets a

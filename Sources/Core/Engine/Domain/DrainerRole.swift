@@ -55,6 +55,12 @@ struct DrainerRole {
     drainers.first = id
   }
 
+  /// Whether nobody delivers or `id` is one of the drainers: a change `id` makes may join the
+  /// domain to one it delivers (see `CascadeOrder.swift`).
+  func isFreeOrDrained(by id: ObjectIdentifier) -> Bool {
+    drainers.isEmpty || drainers.contains(id)
+  }
+
   /// Whether `id` is a drainer and the only kind there is (several entries of one thread, at
   /// most): a change it makes runs at once, inside its own delivery.
   func isDrained(onlyBy id: ObjectIdentifier) -> Bool { drainers.allAre(id) }
