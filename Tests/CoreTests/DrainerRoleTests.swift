@@ -209,6 +209,34 @@ struct DrainerRoleTests {
     #expect(role.state == .draining)
   }
 
+  @Test("A drainer left alone in a role a merge made closing does not leave it closing")
+  func leavingAloneAfterAClosingMerge() {
+    // A merge of a busy domain whose drainer was closing (delivering a snapshot) makes the role
+    // shared and closing; that drainer finishes and leaves, and the one left finds the queue
+    // empty. Its one-step leave made the role free and still closing: "a free role left
+    // closing", which the model programs under threads hit (the checks after a write).
+    var role = taken()
+    var other = DrainerRole()
+    let otherDrainer = ThreadContext()
+    other.take(by: otherDrainer.id)
+    var pass = DrainPass()
+    #expect(
+      isDeliverNext(
+        other.nextStep(of: otherDrainer.id, queueCount: 1, hasSplitCandidates: false, pass: &pass)))
+    #expect(other.state == .closing)
+    role.absorb(&other)
+    #expect(role.state == .shared)
+    #expect(role.leave(otherDrainer.id).isEmpty)
+    if role.leaveIfAlone() {
+      #expect(role.state == .free)
+      #expect(role.violation == nil)
+    } else {
+      #expect(role.leave(drainer.id).isEmpty)
+      #expect(role.state == .free)
+      #expect(role.violation == nil)
+    }
+  }
+
   @Test("An impossible transition stops, naming the drainer role's inconsistency")
   func impossibleTransitionsStop() async {
     let results = [

@@ -133,10 +133,15 @@ struct DrainerRole {
 
   /// Draining (alone, nobody waiting) → free, in one step: the end of a drain that found
   /// nothing queued, inline. Returns `false`, changing nothing, when the slow end is needed.
+  ///
+  /// The closing flag is cleared too, as `leave(_:)` clears it: a drainer left alone after a
+  /// merge with a closing domain (shared, the other drainer gone) finds it set, and leaving it
+  /// set made a free role that was closing.
   @inlinable @inline(__always)
   mutating func leaveIfAlone() -> Bool {
     guard drainers.more.isEmpty, waiters.isEmpty else { return false }
     drainers.first = nil
+    isClosing = false
     return true
   }
 
