@@ -8,7 +8,9 @@ import Testing
 /// printed), `INVALIDATING_FUZZ_ROUNDS=<rounds>` (consecutive seeds, default 2) and
 /// `INVALIDATING_FUZZ_OPS=<operations per thread and round>`: `swift test --filter
 /// ConcurrentFuzzTests`. The seed fixes each round's graph and each thread's operations, not
-/// how the threads interleave: a finding is reported with its rate.
+/// how the threads interleave: a finding is reported with its rate. (Run more than about eight
+/// rounds as several commands with different seeds: with twelve in one child, the child once
+/// blocked writing its issues to the parent, which waited.)
 ///
 /// The rounds run in child processes (`ContainedRun`), so that a stop (issue 26's "depends on
 /// itself") ends only its round. Findings that are known defects (`FuzzFinding.knownDefect`)

@@ -79,13 +79,6 @@ enum FuzzFinding: String, CaseIterable, Sendable {
   /// when the defect is fixed.
   var knownDefect: String? {
     switch self {
-    case .staleRead:
-      return
-        "found by the concurrent fuzz, about once in 10,000 reads of its dynamic graphs, after "
-        + "issue 26 point 1's fix (which `ReadYourWritesTests` holds at 0 in 120,000 reads of "
-        + "static shapes): a read of a computed property whose branches switch between domains "
-        + "while other threads write can still return a value older than the thread's own write"
-    case .tornOwnRead, .staleReadInBatch: return FuzzFinding.staleRead.knownDefect
     case .sinkBackwards, .sinkBackwardsAfterFirst:
       return
         "found by the concurrent fuzz (no minimal reproducer yet): a new subscriber of a "

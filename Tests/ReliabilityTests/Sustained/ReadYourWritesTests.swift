@@ -63,4 +63,71 @@ struct ReadYourWritesTests {
     #expect(property.value == Array(repeating: Self.rounds, count: Self.threads))
     _ = token
   }
+  /// A computation that stops, once armed, in its next run (on whichever thread runs it)
+  /// until released: the window in which another thread reads what it computes.
+  final class Gate: Sendable {
+    private let armed = Atomic<Bool>(false)
+    private let entered = DispatchSemaphore(value: 0)
+    private let released = DispatchSemaphore(value: 0)
+
+    func arm() { armed.store(true, ordering: .releasing) }
+    /// Called by the computation: waits there if armed.
+    func pass() {
+      guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
+      entered.signal()
+      released.wait()
+    }
+    func waitUntilEntered() { entered.wait() }
+    func release() { released.signal() }
+  }
+
+  /// How the computed property comes back to an observer on the other thread.
+  enum Comeback: String, CaseIterable, CustomTestStringConvertible {
+    /// A subscription resumes it (`Engine.resume`).
+    case subscribed
+    /// A `map` made over it attaches and resumes it.
+    case mapped
+    var testDescription: String { rawValue }
+  }
+
+  @Test(
+    "A read while another thread resumes a computed property gives the newest value",
+    arguments: Comeback.allCases)
+  func readWhileAnotherThreadResumes(_ comeback: Comeback) {
+    // Resuming links the property to its inputs, marking it attached, and then computes it
+    // again from what they delivered (it missed their writes while suspended), with the lock
+    // let go. A read in between took the attached node's delivered value: the one from before
+    // the writes it missed, older than the reader's own write.
+    let relay = BehaviorRelay(0)
+    let gate = Gate()
+    let property = Property { () -> Int in
+      let value = relay.value
+      gate.pass()
+      return value
+    }
+    #expect(property.value == 0)
+    relay.accept(1)
+    // Read, as a view showing it would: the value is cached, so that coming back computes the
+    // property only where it resumes.
+    #expect(property.value == 1)
+    let done = DispatchSemaphore(value: 0)
+    let observer = Mutex<(SubscriptionToken?, Property<Int>?)>((nil, nil))
+    let resumer = Thread {
+      gate.arm()
+      switch comeback {
+      case .subscribed: observer.withLock { $0.0 = property.subscribe { _ in } }
+      case .mapped: observer.withLock { $0.1 = property.map { $0 + 1 } }
+      }
+      done.signal()
+    }
+    resumer.start()
+    gate.waitUntilEntered()
+    let read = property.value
+    gate.release()
+    done.wait()
+    #expect(read == 1, "read \(read) after writing 1, while another thread resumed the property")
+    // The resumer's observer follows the property from now on.
+    relay.accept(2)
+    #expect(property.value == 2)
+  }
 }

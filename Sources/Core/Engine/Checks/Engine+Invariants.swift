@@ -98,6 +98,9 @@
         "\(node.keepAliveCount) keep-alive handles for \(attachedDownstream) attached downstream nodes"
       )
       check(!(node.isAttached && node.isSuspended), "a node both attached and suspended")
+      check(
+        !node.isRefreshing || !root.role.isFree,
+        "a node left refreshing (its delivered value not taken by reads) with no drainer")
       if node.isAttached && !node.isSource {
         for input in node.inputs {
           check(reachesRoot(input.home, root), "an input in another domain than its node")

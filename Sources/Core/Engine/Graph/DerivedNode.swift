@@ -210,7 +210,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   final func pullValue() -> Value {
     assertUnlocked()
     let root = home.lockRoot()
-    if isAttached && root.unsettled == 0 {
+    if deliveredFollowsInputs && root.unsettled == 0 {
       let value = delivered
       root.lock.unlock()
       return value
@@ -240,7 +240,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
   override func isPullCurrent(_ root: Domain) -> Bool {
     root.assertLockedRoot()
-    if isAttached && root.unsettled == 0 { return true }
+    if deliveredFollowsInputs && root.unsettled == 0 { return true }
     return (pullCache.hasValue && isPulledValueCurrent(stamp: root.writeCount))
       || wasPulledInThisPull()
   }
@@ -302,10 +302,19 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   override func refresh() {
     assertRole()
     // Events are not state to catch up with: an event node rests at its initial value.
-    guard !carriesEvents, var value = compute(.delivery, delivered) else { return }
+    guard !carriesEvents, var value = compute(.delivery, delivered) else {
+      if isRefreshing {
+        withRootLocked { root in
+          isRefreshing = false
+          root.lock.unlock()
+        }
+      }
+      return
+    }
     let root = home.lockRoot()
     swap(&delivered, &value)
     changeCount &+= 1
+    isRefreshing = false  // reads may take `delivered` again
     root.lock.unlock()
     staged = delivered  // `value` (the previous one) and the old `staged` die outside the lock
   }

@@ -36,6 +36,8 @@ extension Engine {
     let needsRefresh =
       root.unsettled > 0 || !node.creationStamp.settled
       || root.writeCount != node.creationStamp.writes
+    // Until it is computed again, reads compute it on demand (see `Linkage.refreshing`).
+    node.isRefreshing = needsRefresh
     root.lock.unlock()
     if needsRefresh { node.refresh() }
     if inputsCompleted { complete(node) }
@@ -117,6 +119,7 @@ extension Engine {
       next.isSuspended = false
       // Writes delivered while it was suspended did not reach it.
       let needsRefresh = !next.suspension.settled || root.writeCount != next.suspension.writes
+      next.isRefreshing = needsRefresh
       root.lock.unlock()
       if needsRefresh { next.refresh() }
       if inputsCompleted { complete(next) }

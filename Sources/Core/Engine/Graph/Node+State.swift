@@ -45,6 +45,10 @@ extension AnyNode {
     @inlinable static var awaitsAttachment: Linkage { Linkage(rawValue: 1 << 2) }
     /// The node will never change again.
     @inlinable static var completed: Linkage { Linkage(rawValue: 1 << 3) }
+    /// The node was just attached or resumed and is being computed again from what its inputs
+    /// delivered (`refresh`), with the lock let go: until that is stored, its delivered value
+    /// predates writes it missed, and reads compute it on demand, as for a suspended node.
+    @inlinable static var refreshing: Linkage { Linkage(rawValue: 1 << 4) }
   }
 
   /// A node's marks in the delivery under way. Role: only the drainer reads or writes them.
@@ -136,6 +140,19 @@ extension AnyNode {
   @inlinable final var isSuspended: Bool {
     get { linkage.has(.suspended) }
     set { linkage.set(.suspended, newValue) }
+  }
+  /// Whether the node is attached and its delivered value follows every write delivered to
+  /// it: attached, and not being computed again after attaching (see `Linkage.refreshing`).
+  /// What a read tests before taking the delivered value: one test, as `isAttached`.
+  @inlinable final var deliveredFollowsInputs: Bool {
+    linkage.rawValue & (Linkage.attached.rawValue | Linkage.refreshing.rawValue)
+      == Linkage.attached.rawValue
+  }
+  /// Whether the node is being computed again after attaching (see `Linkage.refreshing`).
+  /// Role; written under the lock.
+  @inlinable final var isRefreshing: Bool {
+    get { linkage.has(.refreshing) }
+    set { linkage.set(.refreshing, newValue) }
   }
   /// Whether the node's attachment waits in its domain's queue (see
   /// `Linkage.awaitsAttachment`). Role; written under the lock.

@@ -146,7 +146,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
         domain.lock.unlock()
         return value
       }
-      if isAttached && domain.unsettled == 0 {
+      if deliveredFollowsInputs && domain.unsettled == 0 {
         let value = delivered
         domain.lock.unlock()
         return value

@@ -385,11 +385,12 @@ public func untracked<Result>(_ body: () throws -> Result) rethrows -> Result {
 extension ValueNode {
   /// The value a delivered run of another domain reads from this node (see `ReadTracker.read`):
   /// a source's or an attached node's delivered value; a suspended node's current value, since
-  /// no delivery reaches it.
+  /// no delivery reaches it (nor one being computed again after attaching, whose delivered
+  /// value is older than the writes it missed).
   @usableFromInline
   final func valueDeliveredElsewhere() -> Value {
     let root = home.lockRoot()
-    if isSource || (isAttached && !isSuspended) {
+    if isSource || (deliveredFollowsInputs && !isSuspended) {
       // Part of the same event when this thread delivers that domain too (a batch over
       // several domains): its value for the event is the staged one, which the role guards.
       let inThisEvent = hasStaged && root.role.drainers.contains(ThreadContext.current.id)
