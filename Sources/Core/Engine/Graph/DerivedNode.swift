@@ -302,19 +302,15 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   override func refresh() {
     assertRole()
     // Events are not state to catch up with: an event node rests at its initial value.
-    guard !carriesEvents, var value = compute(.delivery, delivered) else {
-      if isRefreshing {
-        withRootLocked { root in
-          isRefreshing = false
-          root.lock.unlock()
-        }
-      }
+    let computed = carriesEvents ? nil : compute(.delivery, delivered)
+    let root = home.lockRoot()
+    isRefreshing = false  // reads may take `delivered` again
+    guard var value = computed else {
+      root.lock.unlock()
       return
     }
-    let root = home.lockRoot()
     swap(&delivered, &value)
     changeCount &+= 1
-    isRefreshing = false  // reads may take `delivered` again
     root.lock.unlock()
     staged = delivered  // `value` (the previous one) and the old `staged` die outside the lock
   }

@@ -1,0 +1,151 @@
+// The dynamic edges: a node computed from other inputs than before (`flatMapLatest`'s switch,
+// a computed property's or a view pass's new reads), relinked in delivery order.
+
+extension Engine {
+  /// Makes `node` computed from `newInputs` instead of its current inputs: the dynamic edge
+  /// behind `flatMapLatest`.
+  ///
+  /// Call it from the node's own `compute` in `.delivery` mode. When this thread is the only
+  /// drainer of the merged domain the switch happens at once, ranks are raised so the node
+  /// still follows its inputs, and if a new input is itself about to change in this event the
+  /// node is recomputed after it. Otherwise the switch is queued behind the delivery under way
+  /// and the node is refreshed then; until then it reads its new inputs' newest values.
+  ///
+  /// - Returns: Whether the switch happened at once.
+  /// - Parameter held: Nodes whose keep-alive handles the caller holds until the switch is done (see
+  ///   `ReadTracker.held`): released once `node` is linked to its new inputs.
+  @discardableResult
+  package static func switchInputs(
+    of node: AnyNode, to newInputs: [AnyNode], releasingAfterwards held: [AnyNode] = []
+  ) -> Bool {
+    let context = ThreadContext.current
+    // The new links' span is counted now (see `Domain.join`), so that nothing splits what the
+    // relink joins before it happens; the relink lets go of the old links' span.
+    let root = Domain.join(from: node.home, newInputs).lockRoot()
+    guard root.isDrained(onlyBy: context) || root.role.isFree else {
+      root.queue.append(
+        .task(
+          {
+            let context = ThreadContext.current
+            relink(node, to: newInputs, context)
+            deliverRecomputation(of: node, context)
+            for input in held { input.releaseHandle() }
+          }, depth: 0))
+      root.lock.unlock()
+      return false
+    }
+    // Called outside any delivery (the role free), the switch takes the role for itself: no
+    // other thread's delivery may run while the edges move.
+    let takesRole = root.role.isFree
+    if takesRole { takeRole(of: root, context) }
+    root.lock.unlock()
+    relink(node, to: newInputs, context)
+    for input in held { input.releaseHandle() }
+    if takesRole { finishDrain(of: root, context) }
+    return true
+  }
+
+  /// Queues `node` to be computed again later in the event being delivered on this thread:
+  /// an input read in its computation changed after that read. Role.
+  package static func recomputeLater(_ node: AnyNode) {
+    node.assertRole()
+    ThreadContext.current.sessions.active?.push(node)
+  }
+
+  /// Makes `node` computed from `newInputs` instead of its current inputs, in delivery order:
+  /// from outside a delivery (a view pass that read other properties than last time), taking
+  /// the role or waiting for its turn, so no event is delivered while the edges move.
+  package static func relinkInOrder(
+    _ node: AnyNode, to newInputs: [AnyNode], releasingAfterwards held: [AnyNode] = []
+  ) {
+    // Counted now, let go by the relink for the old links (see `switchInputs`). The top of the
+    // span, not the root: what is above it may be cut off before the relink runs.
+    let top = Domain.join(from: node.home, newInputs)
+    performInOrder(in: top) {
+      relink(node, to: newInputs, ThreadContext.current)
+      for input in held { input.releaseHandle() }
+    }
+  }
+
+  /// Releases the keep-alive handles of `held` (see `ReadTracker.held`) after the changes already queued
+  /// in `node`'s domain, among them its attachment: in delivery order.
+  @usableFromInline
+  package static func releaseInOrder(_ held: [AnyNode], after node: AnyNode) {
+    guard !held.isEmpty else { return }
+    performInOrder(in: node.home) { for input in held { input.releaseHandle() } }
+  }
+
+  /// Moves `node`'s edges to `newInputs` and restores rank order. Role.
+  fileprivate static func relink(_ node: AnyNode, to newInputs: [AnyNode], _ context: ThreadContext)
+  {
+    node.assertRole()
+    if node.isAttached { resumeSuspendedInputs(of: newInputs) }
+    let root = node.home.lockRoot()
+    let oldInputs = node.inputs
+    var released: [AnyNode] = []
+    if node.isAttached {
+      for input in oldInputs {
+        if let index = input.downstream.firstIndex(where: { $0 === node }) {
+          input.downstream.remove(at: index)
+        }
+        input.keepAliveCount -= 1
+        if input.keepAliveCount == 0 { released.append(input) }
+      }
+      for input in newInputs {
+        input.downstream.append(node)
+        input.keepAliveCount += 1
+      }
+    }
+    node.inputs = ContiguousArray(newInputs)
+    // The old links let go of the merges they held (the new ones were counted by
+    // `switchInputs` or `relinkInOrder`); what is left at zero is cut once the domain is quiet.
+    if !oldInputs.allSatisfy({ $0.home === node.home }) {
+      let hadCandidates = !root.splitCandidates.isEmpty
+      _ = root.countSpan(
+        from: node.home, oldInputs, by: -1, walk: context.takeUniqueIdentity())
+      _ = root.splitIfQuiet(hadCandidates: hadCandidates)  // the role is this thread's: queued
+    }
+    #if DEBUG
+      node.relinkCount += 1
+    #endif
+    // Raise ranks so that every node still comes after its inputs.
+    var work: [AnyNode] = [node]
+    var reranked = false
+    while let next = work.popLast() {
+      let needed = next.inputs.reduce(0) { max($0, $1.rank + 1) }
+      guard needed > next.rank else { continue }
+      next.rank = needed
+      reranked = true
+      for child in next.downstream {
+        if child === node {
+          root.lock.unlock()
+          if node.origin?.isComputedProperty == true {
+            misuse(
+              """
+              \(node.describedForMisuse) depends on itself: its computation read a property \
+              computed from it. Compute it from the sources instead, or read the other \
+              property with `untracked { }` if it must not follow it.
+              """)
+          }
+          misuse(
+            """
+            A derived value depends on itself: flatMapLatest switched to a property computed \
+            from the flatMapLatest itself. Derive the inner property from the sources instead.
+            """)
+        }
+        work.append(child)
+      }
+    }
+    let inputChangesLater = newInputs.contains { $0.isQueued }
+    root.lock.unlock()
+    if let session = context.sessions.active {
+      if reranked { session.reorder() }
+      if inputChangesLater { session.push(node) }
+    }
+    for input in released { detachAfterDelivery(input) }
+    #if DEBUG
+      checkLocalInvariants(of: node)
+      for input in oldInputs { checkLocalInvariants(of: input) }
+    #endif
+  }
+}
