@@ -1,6 +1,7 @@
 import Foundation
 import Invalidating
 import InvalidatingTestSupport
+import Synchronization
 import Testing
 
 @testable import InvalidatingCore
@@ -253,5 +254,43 @@ struct DynamicGraphDefectsTests {
     #expect(p.value == 6)
     #expect(seen.values == [6])
     token.cancel()
+  }
+
+  @Test(
+    "A subscriber whose first value took a branch the delivered value does not take yet never gets an older value after it"
+  )
+  func firstValueThroughANewBranchIsNotFollowedByOlderOnes() {
+    // `n` follows `a` (`selector` even). A sink of `trigger` queues `selector` = 1, then `b`
+    // = 1 and `b` = 2, and subscribes to `n`: its first value comes from the newest writes,
+    // through the branch they select: `b`, 2. The deliveries that follow switch `n` to `b`
+    // and bring `b`'s writes one by one. The subscriber's catching-up record listed only the
+    // sources `n` was linked to (`selector`, `a`), caught up once the switch was delivered, so
+    // `b` = 1 reached it after the 2 it started from: [2, 1, 2] before, [2] now.
+    let trigger = BehaviorRelay(0)
+    let selector = BehaviorRelay(0)
+    let a = BehaviorRelay(0)
+    let b = BehaviorRelay(0)
+    let n = Property { selector.value % 2 == 0 ? a.value : b.value }
+    // Observed, so that `n` is attached; `both` puts `b` in the same domain as `a`, and
+    // `trigger` joins them too.
+    let both = Property { trigger.value + a.value + b.value }
+    let keepN = n.subscribe { _ in }
+    let keepBoth = both.subscribe { _ in }
+    let seen = Recorder<Int>()
+    let late = Mutex<SubscriptionToken?>(nil)
+    let triggerToken = trigger.subscribe { value in
+      guard value == 1 else { return }
+      selector.accept(1)
+      b.accept(1)
+      b.accept(2)
+      late.withLock { $0 = n.subscribe(seen.sink) }
+    }
+    trigger.accept(1)
+    #expect(n.value == 2)
+    #expect(seen.values == [2], "the late subscriber's values: \(seen.values)")
+    b.accept(3)
+    #expect(seen.values == [2, 3])
+    _ = (keepN, keepBoth, triggerToken)
+    late.withLock { $0?.cancel() }
   }
 }

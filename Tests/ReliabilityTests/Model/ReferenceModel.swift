@@ -140,6 +140,10 @@ final class ReferenceModel {
   private var pending: [Event] = []
 
   var isInBatch: Bool { batchDepth > 0 }
+  /// What nodes made while writes waited for delivery read first, from the newest values,
+  /// before they were refreshed from the delivered ones: the engine's domains join those
+  /// until the writes are delivered (see `linkedComponent(of:)`).
+  private var creationReads: [(NodeID, NodeID)] = []
 
   // MARK: Which steps apply
 
@@ -251,6 +255,11 @@ final class ReferenceModel {
     if isInBatch {
       value = kind.evaluate(inputs.map { nodes[$0]!.value }, previous: initial) ?? initial
     }
+    if !isInBatch && pending.isEmpty { creationReads = [] }
+    if isInBatch || !pending.isEmpty {
+      let reads = kind.formula?.reads(latestValue) ?? inputs
+      creationReads.append(contentsOf: reads.map { (id, $0) })
+    }
     nodes[id] = Node(kind: kind, inputs: inputs, value: value, latest: value)
     order.append(id)
     if kind.formula?.reads({ _ in 0 }).isEmpty == true {
@@ -310,7 +319,18 @@ final class ReferenceModel {
     var first = nodes[node]!.value
     if counts.unsettled > 0 {
       first = latestValue(node)
-      let upstream = upstreamSources(of: node).map { ($0, nodes[$0]!.writeSeq) }
+      var sources = upstreamSources(of: node)
+      if emitsCurrentValue && nodes[node]!.kind != nil {
+        // The first value reads through the branches the newest writes select: the sources
+        // it reads beyond the links count too, those of the engine's domain of the node (what
+        // attached links join to it).
+        let joined = linkedComponent(of: node)
+        for source in latestSources(of: node)
+        where joined.contains(source) && !sources.contains(source) {
+          sources.append(source)
+        }
+      }
+      let upstream = sources.map { ($0, nodes[$0]!.writeSeq) }
       if upstream.contains(where: { nodes[$0.0]!.deliveredSeq != $0.1 }) {
         sinks[sink]!.catchingUp = upstream
       }
@@ -449,6 +469,65 @@ final class ReferenceModel {
       } else if let formula = kind.formula {
         // What a run on the delivered values reads: what the node is linked to once attached.
         work.append(contentsOf: formula.reads { nodes[$0]!.value })
+      } else {
+        work.append(contentsOf: node.inputs)
+      }
+    }
+    return found
+  }
+
+  /// The nodes that attached links join to `id`, itself attached: its domain in the engine,
+  /// which merges what links join (the model's `domain(_:)` merges what a node may ever read).
+  func linkedComponent(of id: NodeID) -> Set<NodeID> {
+    let attached = observedNodes(live: liveNodes())
+    var neighbours: [NodeID: [NodeID]] = [:]
+    let links = attached.flatMap { node in linkedInputs(of: node).map { (node, $0) } }
+    for (node, input) in links + creationReads {
+      neighbours[node, default: []].append(input)
+      neighbours[input, default: []].append(node)
+    }
+    var found: Set<NodeID> = []
+    var work = [id]
+    while let next = work.popLast() {
+      guard found.insert(next).inserted else { continue }
+      work.append(contentsOf: neighbours[next] ?? [])
+    }
+    return found
+  }
+
+  /// What an attached node is linked to: its inputs; a `switchLatest`'s selector and the input
+  /// its delivered selector picks; what a computed property's run on the delivered values reads.
+  func linkedInputs(of id: NodeID) -> [NodeID] {
+    let node = nodes[id]!
+    guard let kind = node.kind else { return [] }
+    if kind.isDynamic {
+      let selected = NodeKind.selected(
+        by: nodes[node.inputs[0]]!.value, amongInputs: node.inputs.count)
+      return [node.inputs[0], node.inputs[selected]]
+    }
+    if let formula = kind.formula { return formula.reads { nodes[$0]!.value } }
+    return node.inputs
+  }
+
+  /// The sources that computing `id` from the newest writes reads (see `latestValue(_:)`):
+  /// through the branches the newest values select, which its links may not follow yet.
+  func latestSources(of id: NodeID) -> [NodeID] {
+    var found: [NodeID] = []
+    var work = [id]
+    var seen: Set<NodeID> = []
+    while let next = work.popLast() {
+      guard seen.insert(next).inserted else { continue }
+      let node = nodes[next]!
+      guard let kind = node.kind else {
+        found.append(next)
+        continue
+      }
+      if kind.isDynamic {
+        let selected = NodeKind.selected(
+          by: latestValue(node.inputs[0]), amongInputs: node.inputs.count)
+        work.append(contentsOf: [node.inputs[0], node.inputs[selected]])
+      } else if let formula = kind.formula {
+        work.append(contentsOf: formula.reads(latestValue))
       } else {
         work.append(contentsOf: node.inputs)
       }

@@ -48,6 +48,10 @@ package final class ThreadContext {
   @exclusivity(unchecked) var pullScratch = PullScratch()
   /// Inputs of freed nodes waiting to be let go (see `Engine.release`).
   @exclusivity(unchecked) var release = ReleaseState()
+  /// While a new subscriber's first value is computed on this thread: the sources it reads
+  /// (see `SourceReadLog`). Not part of `computation`, so that a computation set aside inside
+  /// it still notes its reads.
+  @exclusivity(unchecked) @usableFromInline package var sourceReads: SourceReadLog?
   /// The scratch space of this thread's deliveries (see `withSession(_:)`): one used in place,
   /// and a pool for deliveries nested in it (a sink writing another domain).
   let primarySession = DrainSession()

@@ -216,7 +216,11 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       return value
     }
     if let value = pulled {
-      if pullCache.hasValue && isPulledValueCurrent(stamp: root.writeCount) {
+      // A first value noting its reads computes this domain's values again, each once (see
+      // `SourceReadLog`).
+      if pullCache.hasValue && isPulledValueCurrent(stamp: root.writeCount)
+        && !ThreadContext.current.recomputesForSourceReads(self, in: root)
+      {
         root.lock.unlock()
         return value
       }
@@ -258,8 +262,9 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // (the pull's order follows the links), or at this stamp by another pull.
     if _slowPath(
       (pullCache.inPull != 0 && pullCache.inPull == context.computation.outermostPull)
-        || (pullCache.hasValue && pullCache.stamp == stamp))
-    {
+        || (pullCache.hasValue && pullCache.stamp == stamp
+          && !context.recomputesForSourceReads(self, in: root))
+    ) {
       root.lock.unlock()
       return
     }
@@ -274,6 +279,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     var value: Value? = computed.result
     let cacheable = computed.cacheable
     context.endComputing()
+    context.sourceReads?.computed.insert(ObjectIdentifier(self))
     let again = home.lockRoot()
     // Pulls on several threads may finish out of order: one that began at an older stamp
     // must not replace what a pull at a newer one cached, which a reader that wrote in

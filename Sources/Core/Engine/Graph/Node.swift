@@ -142,9 +142,10 @@ package class AnyNode: @unchecked Sendable {
   /// How many subscriptions the node has, the cancelled ones left out. Lock.
   var liveSinkCount: Int { 0 }
 
-  /// Drops the node's catching-up records that are caught up (see `Domain.catchingUpNodes`);
-  /// returns whether any are left. Lock.
-  func dropCaughtUpRecords() -> Bool { false }
+  /// Drops the node's catching-up records that are caught up (see `Domain.catchingUpNodes`),
+  /// adding the sources they held to `retired`, to be let go outside the lock; returns whether
+  /// any are left. Lock.
+  func dropCaughtUpRecords(retiring retired: inout [AnyNode]) -> Bool { false }
 
   /// Whether reading the node's current value needs no computing: a source, a settled value,
   /// or a pulled value that is current. Lock (of `root`, this node's root domain).

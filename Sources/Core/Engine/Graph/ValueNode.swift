@@ -44,9 +44,8 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   /// sources it was computed from and their write sequence numbers then: until every one of
   /// them has delivered that write, a change delivered to such a subscription would be older
   /// than what it already has, so it skips it (and the change that brings exactly its first
-  /// state, a repeat). The sources are this node's upstream, kept alive by it. Lock.
-  @exclusivity(unchecked) @usableFromInline final var catchingUp:
-    [(id: UInt64, upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)])] = []
+  /// state, a repeat). See `CatchUpRecord`. Lock.
+  @exclusivity(unchecked) @usableFromInline final var catchingUp: [CatchUpRecord] = []
   /// Whether `catchingUp` has entries: the delivery paths test this flag. Lock.
   @exclusivity(unchecked) @usableFromInline final var hasCatchingUpSinks = false
 
@@ -107,7 +106,13 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   package final func read(_ mode: _ReadMode) -> Value {
     switch mode {
     case .delivery: return hasStaged ? staged : delivered
-    case .latest: return currentValue()
+    case .latest:
+      // A first value being computed notes the writes of the sources it reads (see
+      // `SourceReadLog`); every other read pays a test of the thread's context.
+      if _slowPath(isSource) && _slowPath(ThreadContext.notesSourceReads) {
+        return latestNotingRead()
+      }
+      return currentValue()
     }
   }
 
@@ -235,9 +240,13 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
 
   override final var liveSinkCount: Int { sinks.count - deadSinks }
 
-  override final func dropCaughtUpRecords() -> Bool {
+  override final func dropCaughtUpRecords(retiring retired: inout [AnyNode]) -> Bool {
     assertLocked()
-    catchingUp.removeAll { isCaughtUp($0) }
+    catchingUp.removeAll { record in
+      guard isCaughtUp(record) else { return false }
+      for (source, _) in record.readBeyondLinks { retired.append(source) }
+      return true
+    }
     hasCatchingUpSinks = !catchingUp.isEmpty
     return hasCatchingUpSinks
   }

@@ -31,7 +31,10 @@ extension Engine {
           defer { root.lock.unlock() }
           guard input.pullCache.mark != pull else { return nil }
           input.pullCache.mark = pull
-          return input.isPullCurrent(root) ? nil : input.inputs
+          // A first value noting its reads computes its domain's values again, each once (see
+          // `SourceReadLog`).
+          return input.isPullCurrent(root) && !context.recomputesForSourceReads(input, in: root)
+            ? nil : input.inputs
         }
       }
       let outerStamp = context.computation.pullStamp

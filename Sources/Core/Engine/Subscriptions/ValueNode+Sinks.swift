@@ -10,15 +10,11 @@ extension ValueNode {
     assertLocked()
     var skipped: [UInt64] = []
     catchingUp.removeAll { record in
-      var caughtUp = true
-      var same = true
-      for (source, seq) in record.upstream {
-        let delivered = source._withUnsafeGuaranteedRef { $0.writes.delivered }
-        if delivered < seq { caughtUp = false }
-        if delivered != seq { same = false }
-      }
+      let (caughtUp, same) = record.progress()
       if !caughtUp || same { skipped.append(record.id) }
-      return caughtUp
+      // A record holding sources is dropped by the commit's end, which lets them go outside
+      // the lock (`Domain.dropCaughtUpRecords`).
+      return caughtUp && record.readBeyondLinks.isEmpty
     }
     hasCatchingUpSinks = !catchingUp.isEmpty
     if skipped.isEmpty { return sinks }
@@ -35,11 +31,13 @@ extension ValueNode {
     }
     // The identifier may be taken again (a token's address once it is freed, a bag's slot
     // once the bag is emptied): a new subscription must not inherit this one's record.
-    if _slowPath(hasCatchingUpSinks) { dropCatchUpRecord(of: id, root: root) }
+    var retired: [AnyNode] = []
+    if _slowPath(hasCatchingUpSinks) { retired = dropCatchUpRecord(of: id, root: root) }
     // The newest subscription first, inline: cancelling is mostly newest first.
     let last = sinks.count &- 1
     guard let index = last >= 0 && sinks[last].id == id ? last : sinkIndex(of: id) else {
       root.lock.unlock()
+      withExtendedLifetime(retired) {}
       return false
     }
     var removed: SinkEntry<Value>
@@ -55,30 +53,29 @@ extension ValueNode {
     // They die here, outside the lock.
     withExtendedLifetime(removed) {}
     withExtendedLifetime(completion) {}
+    withExtendedLifetime(retired) {}
     return true
   }
 
   /// Forgets the catching-up record of the subscription `id`, which ended. Lock.
   @usableFromInline
-  final func dropCatchUpRecord(of id: UInt64, root: Domain) {
+  final func dropCatchUpRecord(of id: UInt64, root: Domain) -> [AnyNode] {
     root.assertLockedRoot()
-    catchingUp.removeAll { $0.id == id }
+    var retired: [AnyNode] = []
+    catchingUp.removeAll { record in
+      guard record.id == id else { return false }
+      for (source, _) in record.readBeyondLinks { retired.append(source) }
+      return true
+    }
     hasCatchingUpSinks = !catchingUp.isEmpty
     // Not kept listed for nothing: the list holds the node, and the node its domain.
     if !hasCatchingUpSinks { root.catchingUpNodes.removeAll { $0 === self } }
+    return retired
   }
 
   /// Whether every source of `record` has delivered the write it waits for. Lock.
   @inline(__always)
-  final func isCaughtUp(
-    _ record: (id: UInt64, upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)])
-  )
-    -> Bool
-  {
-    record.upstream.allSatisfy { source, seq in
-      source._withUnsafeGuaranteedRef { $0.writes.delivered } >= seq
-    }
-  }
+  final func isCaughtUp(_ record: CatchUpRecord) -> Bool { record.progress().caughtUp }
 
   /// The index of the sink `id`, searching from both ends (subscriptions are mostly cancelled
   /// newest first, or in subscription order).
@@ -130,6 +127,11 @@ extension Domain {
   @usableFromInline
   func dropCaughtUpRecords() {
     assertLockedRoot()
-    catchingUpNodes.removeAll { !$0.dropCaughtUpRecords() }
+    var retired: [AnyNode] = []
+    catchingUpNodes.removeAll { !$0.dropCaughtUpRecords(retiring: &retired) }
+    // The sources the records held are let go by the drainer once unlocked, in order.
+    if !retired.isEmpty {
+      queue.append(.task({ [retired] in withExtendedLifetime(retired) {} }, depth: 0))
+    }
   }
 }

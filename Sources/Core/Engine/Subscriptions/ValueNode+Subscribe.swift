@@ -180,17 +180,26 @@ extension ValueNode {
   /// keep landing while it is computed, the value delivered so far instead (`upstream` nil).
   @usableFromInline
   func firstValueOutsideTheRole() -> FirstValue<Value> {
+    let context = ThreadContext.current
     for _ in 0..<4 {
-      let stamp = home.writeStamp().writes
-      let value = currentValue()
+      let (stamp, rootThen) = withRootLocked { root in
+        defer { root.lock.unlock() }
+        return (root.writeCount, root)
+      }
+      let (value, reads) = context.loggingSourceReads(in: rootThen) { currentValue() }
       let root = home.lockRoot()
       if root.writeCount == stamp {
         let upstream = upstreamWriteSeqs()
+        let beyond = reads.readsBeyond(upstream, ofTreeOf: root)
         let changeCount = changeCount
         root.lock.unlock()
-        return FirstValue(value: value, upstream: upstream, changeCount: changeCount)
+        withExtendedLifetime(reads) {}
+        return FirstValue(
+          value: value, upstream: upstream, readBeyondLinks: beyond, splits: reads.splits,
+          changeCount: changeCount)
       }
       root.lock.unlock()
+      withExtendedLifetime(reads) {}
     }
     let root = home.lockRoot()
     defer { root.lock.unlock() }
@@ -231,19 +240,18 @@ extension ValueNode {
       // It started from the delivered value: whatever committed since is newer.
       return (first.changeCount == changeCount ? nil : delivered, false)
     }
-    var caughtUp = true
-    var same = true
-    for (source, seq) in upstream {
-      let delivered = source._withUnsafeGuaranteedRef { $0.writes.delivered }
-      if delivered < seq { caughtUp = false }
-      if delivered != seq { same = false }
-    }
+    // The sources read beyond the links are of this root's tree unless a split happened since
+    // (see `SourceReadLog`); then they are left out, as before the record listed them.
+    let record = CatchUpRecord(
+      id: entry.id, upstream: upstream,
+      readBeyondLinks: SplitCount.load() == first.splits ? first.readBeyondLinks : [])
+    let (caughtUp, same) = record.progress()
     if !caughtUp {
       // Writes older than the first value are still on their way: skip their deliveries.
       if !root.catchingUpNodes.contains(where: { $0 === self }) {
         root.catchingUpNodes.append(self)
       }
-      catchingUp.append((entry.id, upstream))
+      catchingUp.append(record)
       hasCatchingUpSinks = true
       return (nil, false)
     }
@@ -297,7 +305,8 @@ extension ValueNode {
     guard isSource else { return (nil, false) }
     // A source: start from the newest write, and skip the deliveries of it and older ones.
     if writes.count != writes.delivered {
-      catchingUp.append((entry.id, [(Unmanaged.passUnretained(self), writes.count)]))
+      catchingUp.append(
+        CatchUpRecord(id: entry.id, upstream: [(Unmanaged.passUnretained(self), writes.count)]))
       hasCatchingUpSinks = true
     }
     return (unsafeDowncast(self, to: SourceNode<Value>.self).latest, false)
@@ -314,17 +323,23 @@ extension ValueNode {
   @usableFromInline
   func firstValueWhileUnsettled(subscription id: UInt64) -> Value {
     assertRole()
+    let context = ThreadContext.current
     for _ in 0..<4 {
-      let stamp = home.writeStamp().writes
-      let value = currentValue()
+      let (stamp, rootThen) = withRootLocked { root in
+        defer { root.lock.unlock() }
+        return (root.writeCount, root)
+      }
+      let (value, reads) = context.loggingSourceReads(in: rootThen) { currentValue() }
       let root = home.lockRoot()
       if root.writeCount == stamp {
         // No write landed while computing: the value is that of the sources' newest writes.
-        addCatchUpRecord(id, root)
+        addCatchUpRecord(id, root, reads)
         root.lock.unlock()
+        withExtendedLifetime(reads) {}
         return value
       }
       root.lock.unlock()
+      withExtendedLifetime(reads) {}
     }
     let root = home.lockRoot()
     let delivered = delivered
@@ -337,7 +352,7 @@ extension ValueNode {
   @usableFromInline
   func recordCatchUp(subscription id: UInt64) {
     let root = home.lockRoot()
-    addCatchUpRecord(id, root)
+    addCatchUpRecord(id, root, nil)
     root.lock.unlock()
   }
 
@@ -346,7 +361,7 @@ extension ValueNode {
   /// thread, or its bag emptied): a record left for it would outlive it, and its identifier
   /// can be taken again. Lock; the caller is the domain's drainer (inputs are stable, and a
   /// subscription registered on another thread meanwhile waits behind it).
-  final func addCatchUpRecord(_ id: UInt64, _ root: Domain) {
+  final func addCatchUpRecord(_ id: UInt64, _ root: Domain, _ reads: SourceReadLog?) {
     root.assertRole(ThreadContext.current)
     guard sinkIndex(of: id) != nil else { return }
     var upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)] = []
@@ -362,10 +377,12 @@ extension ValueNode {
         work.append(contentsOf: node.inputs)
       }
     }
+    let beyond = reads?.readsBeyond(upstream, ofTreeOf: root) ?? []
+    if beyond.contains(where: { $0.source.writes.delivered < $0.seq }) { behind = true }
     guard behind else { return }
     // Listed in the domain, to be dropped once caught up even if no delivery changes the node.
     if !root.catchingUpNodes.contains(where: { $0 === self }) { root.catchingUpNodes.append(self) }
-    catchingUp.append((id, upstream))
+    catchingUp.append(CatchUpRecord(id: id, upstream: upstream, readBeyondLinks: beyond))
     hasCatchingUpSinks = true
   }
 
@@ -392,15 +409,26 @@ extension ValueNode {
 @usableFromInline
 struct FirstValue<Value>: @unchecked Sendable {
   // Safe: created and read under the domain's rules by the subscription it belongs to; the
-  // sources are kept alive by the node they are upstream of.
+  // sources of `upstream` are kept alive by the node they are upstream of, those read beyond
+  // its links by this value.
   @usableFromInline let value: Value
   @usableFromInline let upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)]?
+  /// The sources of the domain it read beyond the node's links (see `CatchUpRecord`), and the
+  /// splits in the process when they were read (see `SourceReadLog`).
+  @usableFromInline let readBeyondLinks: [(source: AnyNode, seq: UInt64)]
+  @usableFromInline let splits: UInt64
   @usableFromInline let changeCount: UInt64
 
   @usableFromInline
-  init(value: Value, upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)]?, changeCount: UInt64) {
+  init(
+    value: Value, upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)]?,
+    readBeyondLinks: [(source: AnyNode, seq: UInt64)] = [], splits: UInt64 = 0,
+    changeCount: UInt64
+  ) {
     self.value = value
     self.upstream = upstream
+    self.readBeyondLinks = readBeyondLinks
+    self.splits = splits
     self.changeCount = changeCount
   }
 }

@@ -122,7 +122,7 @@ package final class ReadTracker {
   func read<Value>(_ node: ValueNode<Value>) -> Value {
     if matchesExpected(node) {
       // An expected node is an input of the run's owner, so it is in the delivered domain.
-      return mode == .delivery ? node.read(.delivery) : node.currentValue()
+      return mode == .delivery ? node.read(.delivery) : node.read(.latest)
     }
     let readsDelivered = recordUnexpected(node)
     if readsDelivered { return node.read(.delivery) }
@@ -132,7 +132,7 @@ package final class ReadTracker {
     // two. Outside a batch, the newest write: what is queued there was written before the
     // change being delivered (rule 4).
     return mode == .delivery && ThreadContext.current.batch.depth > 0
-      ? node.valueDeliveredElsewhere() : node.currentValue()
+      ? node.valueDeliveredElsewhere() : node.read(.latest)
   }
 
   /// Whether a read of `node` keeps the run in the expected order: it is the next expected
