@@ -51,7 +51,13 @@ extension Property {
           ?? link.keepOnDemandChoice(
             transform(outer.read(.latest)), at: stamp)
         // Not linked yet: a write to it does not move the stamp a pulled value is cached for.
-        if inner.node !== link.current.node { Engine.readsUnlinkedNode() }
+        // The current inner property may not be linked either: its switch waits behind
+        // another thread's delivery.
+        if inner.node !== link.current.node
+          || !(link.owner?.hasInput(inner.node) ?? false)
+        {
+          Engine.readsUnlinkedNode()
+        }
         return inner.node.read(.latest)
       }
       // Switch once per change of `outer`, whenever the node learns of it: while the change is

@@ -293,4 +293,29 @@ struct DynamicGraphDefectsTests {
     _ = (keepN, keepBoth, triggerToken)
     late.withLock { $0?.cancel() }
   }
+
+  @Test("A read inside a batch follows the batch's write after a hundred domain joins and splits")
+  func readAfterManyJoinsAndSplits() {
+    // Each odd `selector` links `p` to `relay`, joining their domains; each even one lets the
+    // link go, and the domains split once quiet. A join added the two write counts, and the
+    // part cut off took the whole count, so the count doubled at every cycle and wrapped after
+    // about sixty. A value pulled inside a batch is cached at its domain's count: with a cached
+    // count above the domain's, no newer value was cached and reads returned the old one.
+    let selector = BehaviorRelay(0)
+    let relay = BehaviorRelay(0)
+    let p = Property { selector.value % 2 == 1 ? relay.value : -1 }
+    let token = p.subscribe { _ in }
+    var stale: [Int] = []
+    for round in 1...200 {
+      selector.accept(round)
+      batch {
+        relay.accept(round)
+        let read = p.value
+        if read != (round % 2 == 1 ? round : -1) { stale.append(round) }
+      }
+    }
+    #expect(
+      stale.isEmpty, "reads inside a batch that missed its write, in rounds \(stale.prefix(10))")
+    token.cancel()
+  }
 }

@@ -314,7 +314,12 @@ extension Domain {
     loser.forward = self
     loser.joinCount = 0  // the span being joined counts it next
     mergedCount += loser.mergedCount + 1
-    writeCount &+= loser.writeCount
+    // A stamp, not a sum: never lower than it was for either side (a pull stores a value
+    // only at a stamp no lower than the one cached, and a value cached at the count is current
+    // until a write moves it). Adding the two doubled the count at every join after a split
+    // (the part cut off takes the root's count): after some sixty cycles it wrapped, and a
+    // node whose cached stamp was then above its domain's count kept returning that value.
+    writeCount = max(writeCount, loser.writeCount)
     unsettled += loser.unsettled
     loser.unsettled = 0
     role.absorb(&loser.role)

@@ -161,6 +161,16 @@ extension AnyNode {
   /// writes is current for, while it does not move. Takes the lock.
   package final var writeStampNow: UInt64 { home.writeStamp().writes }
 
+  /// Whether `input` is one of `inputs`, read under the lock: whether the node is linked to
+  /// it, if attached.
+  package final func hasInput(_ input: AnyNode) -> Bool {
+    withRootLocked { root in
+      let found = inputs.contains { $0 === input }
+      root.lock.unlock()
+      return found
+    }
+  }
+
   /// `inputs`, read under the lock (another thread may be the drainer relinking them).
   final func lockedInputs() -> ContiguousArray<AnyNode> {
     withRootLocked { root in
