@@ -451,37 +451,14 @@ final class ReferenceModel {
 
   /// The sources a node is computed from now, as the engine's edges say: every input, except
   /// that a `switchLatest` follows its selector and the input its delivered value selects.
-  func upstreamSources(of id: NodeID) -> [NodeID] {
-    var found: [NodeID] = []
-    var work = [id]
-    var seen: Set<NodeID> = []
-    while let next = work.popLast() {
-      guard seen.insert(next).inserted else { continue }
-      let node = nodes[next]!
-      guard let kind = node.kind else {
-        found.append(next)
-        continue
-      }
-      if kind.isDynamic {
-        let selected = NodeKind.selected(
-          by: nodes[node.inputs[0]]!.value, amongInputs: node.inputs.count)
-        work.append(contentsOf: [node.inputs[0], node.inputs[selected]])
-      } else if let formula = kind.formula {
-        // What a run on the delivered values reads: what the node is linked to once attached.
-        work.append(contentsOf: formula.reads { nodes[$0]!.value })
-      } else {
-        work.append(contentsOf: node.inputs)
-      }
-    }
-    return found
-  }
+  func upstreamSources(of id: NodeID) -> [NodeID] { sources(of: id) { nodes[$0]!.value } }
 
   /// The nodes that attached links join to `id`, itself attached: its domain in the engine,
   /// which merges what links join (the model's `domain(_:)` merges what a node may ever read).
   func linkedComponent(of id: NodeID) -> Set<NodeID> {
     let attached = observedNodes(live: liveNodes())
     var neighbours: [NodeID: [NodeID]] = [:]
-    let links = attached.flatMap { node in linkedInputs(of: node).map { (node, $0) } }
+    let links = attached.flatMap { node in reads(of: node) { nodes[$0]!.value }.map { (node, $0) } }
     for (node, input) in links + creationReads {
       neighbours[node, default: []].append(input)
       neighbours[input, default: []].append(node)
@@ -495,44 +472,38 @@ final class ReferenceModel {
     return found
   }
 
-  /// What an attached node is linked to: its inputs; a `switchLatest`'s selector and the input
-  /// its delivered selector picks; what a computed property's run on the delivered values reads.
-  func linkedInputs(of id: NodeID) -> [NodeID] {
-    let node = nodes[id]!
-    guard let kind = node.kind else { return [] }
-    if kind.isDynamic {
-      let selected = NodeKind.selected(
-        by: nodes[node.inputs[0]]!.value, amongInputs: node.inputs.count)
-      return [node.inputs[0], node.inputs[selected]]
-    }
-    if let formula = kind.formula { return formula.reads { nodes[$0]!.value } }
-    return node.inputs
-  }
-
   /// The sources that computing `id` from the newest writes reads (see `latestValue(_:)`):
   /// through the branches the newest values select, which its links may not follow yet.
-  func latestSources(of id: NodeID) -> [NodeID] {
+  func latestSources(of id: NodeID) -> [NodeID] { sources(of: id, latestValue) }
+
+  /// The sources that computing `id` from the nodes' values `value` reads, transitively.
+  func sources(of id: NodeID, _ value: (NodeID) -> Int) -> [NodeID] {
     var found: [NodeID] = []
     var work = [id]
     var seen: Set<NodeID> = []
     while let next = work.popLast() {
       guard seen.insert(next).inserted else { continue }
-      let node = nodes[next]!
-      guard let kind = node.kind else {
+      guard nodes[next]!.kind != nil else {
         found.append(next)
         continue
       }
-      if kind.isDynamic {
-        let selected = NodeKind.selected(
-          by: latestValue(node.inputs[0]), amongInputs: node.inputs.count)
-        work.append(contentsOf: [node.inputs[0], node.inputs[selected]])
-      } else if let formula = kind.formula {
-        work.append(contentsOf: formula.reads(latestValue))
-      } else {
-        work.append(contentsOf: node.inputs)
-      }
+      work.append(contentsOf: reads(of: next, value))
     }
     return found
+  }
+
+  /// What computing `id` from the nodes' values `value` reads: its inputs; a `switchLatest`'s
+  /// selector and the input the selector's value picks; what a computed property's formula
+  /// reads (from the delivered values: what the node is linked to once attached).
+  func reads(of id: NodeID, _ value: (NodeID) -> Int) -> [NodeID] {
+    let node = nodes[id]!
+    guard let kind = node.kind else { return [] }
+    if kind.isDynamic {
+      let selected = NodeKind.selected(by: value(node.inputs[0]), amongInputs: node.inputs.count)
+      return [node.inputs[0], node.inputs[selected]]
+    }
+    if let formula = kind.formula { return formula.reads(value) }
+    return node.inputs
   }
 
   // MARK: Reading
