@@ -219,7 +219,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       // A first value noting its reads computes this domain's values again, each once (see
       // `SourceReadLog`).
       if pullCache.hasValue && isPulledValueCurrent(stamp: root.writeCount)
-        && !ThreadContext.current.recomputesForSourceReads(self, in: root)
+        && !ThreadContext.withCurrent({ $0.recomputesForSourceReads(self, in: root) })
       {
         root.lock.unlock()
         return value

@@ -130,10 +130,10 @@ extension ThreadContext {
 
   /// Whether this thread computes a first value whose reads it notes, and so computes `node`,
   /// of `root`'s tree, again rather than take its cached value (see `SourceReadLog`).
-  @inlinable
+  @inlinable @inline(__always)
   func recomputesForSourceReads(_ node: AnyNode, in root: Domain) -> Bool {
-    guard let log = sourceReads else { return false }
-    return log.recomputes(node, in: root)
+    guard _slowPath(sourceReads != nil) else { return false }
+    return sourceReads.unsafelyUnwrapped.recomputes(node, in: root)
   }
 
   /// Whether the calling thread computes a first value whose reads it notes, without making a

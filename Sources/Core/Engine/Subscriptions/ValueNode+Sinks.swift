@@ -23,21 +23,21 @@ extension ValueNode {
 
   /// `NodeSteps.removeSinkAndUnlock` for this node.
   @inlinable
-  final func removeSinkAndUnlock(id: UInt64, root: Domain) -> Bool {
+  final func removeSinkAndUnlock(id: UInt64, root: Domain, recordDropped: Bool = false) -> Bool {
     root.assertLockedRoot()
+    // The identifier may be taken again (a token's address once it is freed, a bag's slot
+    // once the bag is emptied): a new subscription must not inherit this one's record.
+    if _slowPath(hasCatchingUpSinks) && !recordDropped {
+      return removeSinkDroppingRecordAndUnlock(id: id, root: root)
+    }
     var completion: (@Sendable () -> Void)?
     if !completions.isEmpty, let index = completions.firstIndex(where: { $0.id == id }) {
       completion = completions.remove(at: index).handler
     }
-    // The identifier may be taken again (a token's address once it is freed, a bag's slot
-    // once the bag is emptied): a new subscription must not inherit this one's record.
-    var retired: [AnyNode] = []
-    if _slowPath(hasCatchingUpSinks) { retired = dropCatchUpRecord(of: id, root: root) }
     // The newest subscription first, inline: cancelling is mostly newest first.
     let last = sinks.count &- 1
     guard let index = last >= 0 && sinks[last].id == id ? last : sinkIndex(of: id) else {
       root.lock.unlock()
-      withExtendedLifetime(retired) {}
       return false
     }
     var removed: SinkEntry<Value>
@@ -53,8 +53,17 @@ extension ValueNode {
     // They die here, outside the lock.
     withExtendedLifetime(removed) {}
     withExtendedLifetime(completion) {}
-    withExtendedLifetime(retired) {}
     return true
+  }
+
+  /// `removeSinkAndUnlock(id:root:)` for a node with catching-up records: drops the one of
+  /// `id`, and lets the sources it held go once unlocked.
+  @usableFromInline
+  final func removeSinkDroppingRecordAndUnlock(id: UInt64, root: Domain) -> Bool {
+    let retired = dropCatchUpRecord(of: id, root: root)
+    let removed = removeSinkAndUnlock(id: id, root: root, recordDropped: true)
+    withExtendedLifetime(retired) {}
+    return removed
   }
 
   /// Forgets the catching-up record of the subscription `id`, which ended. Lock.
