@@ -100,8 +100,11 @@ enum FuzzFinding: String, CaseIterable, Sendable {
         + "for newer writes, and linked it before it was attached, is fixed "
         + "(`SwitchWhileWritesWaitTests`: 212 torn sink values in 24,000 calls of seed "
         + "4028760069 and 38 to 80 inconsistent in 43,500 of seed 4028760070 before, none in "
-        + "6 runs after). Another cause remains: seed 4028760069 still gives one torn sink "
-        + "value in about one run in five (1 in 6 runs at d4d84ab, 3 in 10 in stop 38)"
+        + "6 runs after). Another cause remains, about one torn sink value in three rounds "
+        + "(9 in 24 at 05c756e): seen once traced, the first value of a subscriber that "
+        + "started from the value delivered so far (others' writes kept landing) was torn, "
+        + "as a delivered run reads this domain's delivered values and another domain's "
+        + "newest ones, and one relay was reached both ways"
     default: return nil
     }
   }
