@@ -375,6 +375,8 @@ final class ReferenceModel {
   /// The oldest queued event.
   func popEvent() -> Event? {
     guard let index = pending.indices.min(by: { pending[$0].key < pending[$1].key }) else {
+      // Quiet: the engine splits what only the writes on their way held joined.
+      if !isInBatch { creationReads = [] }
       return nil
     }
     return pending.remove(at: index)
@@ -455,11 +457,17 @@ final class ReferenceModel {
 
   /// The nodes that attached links join to `id`, itself attached: its domain in the engine,
   /// which merges what links join (the model's `domain(_:)` merges what a node may ever read).
+  /// A `switchLatest` keeps all its candidates joined to it while it lives (see
+  /// `SystemUnderTest`).
   func linkedComponent(of id: NodeID) -> Set<NodeID> {
-    let attached = observedNodes(live: liveNodes())
+    let live = liveNodes()
+    let attached = observedNodes(live: live)
     var neighbours: [NodeID: [NodeID]] = [:]
     let links = attached.flatMap { node in reads(of: node) { nodes[$0]!.value }.map { (node, $0) } }
-    for (node, input) in links + creationReads {
+    let candidates = live.filter { nodes[$0]!.kind?.isDynamic == true }.flatMap { node in
+      nodes[node]!.inputs.map { (node, $0) }
+    }
+    for (node, input) in links + candidates + creationReads {
       neighbours[node, default: []].append(input)
       neighbours[input, default: []].append(node)
     }
