@@ -318,4 +318,30 @@ struct DynamicGraphDefectsTests {
       stale.isEmpty, "reads inside a batch that missed its write, in rounds \(stale.prefix(10))")
     token.cancel()
   }
+
+  @Test("A read inside a batch of a property computed from another domain follows the batch")
+  func readInBatchThroughAnotherDomainFollowsTheBatch() {
+    // Model seed 1,700,001,482, shrunk. `inner` lives on in `outer`'s closure, suspended, in
+    // the domain of `b`; `outer` is attached (by the filter) in the domain of `a`. Inside the
+    // batch, `outer`'s pull read `inner`'s cached value as current because the stamp it was
+    // cached at, a count of `b`'s domain, equalled the pull's own stamp, a count of `a`'s.
+    let a = BehaviorRelay(1)
+    let b = BehaviorRelay(1)
+    var handle: Property<Int>? = Property { b.value }
+    let inner = handle!
+    let outer = Property { a.value % 2 == 0 ? -1 : inner.value }
+    handle = nil
+    a.accept(0)
+    let filtered = outer.filter(initial: 0) { $0 % 3 != 0 }
+    b.accept(0)
+    var reads: [Int] = []
+    batch {
+      a.accept(3)
+      reads.append(outer.value)
+      b.accept(4)
+      reads.append(outer.value)
+    }
+    #expect(reads == [0, 4], "before the fix: [0, 0]")
+    _ = (filtered, handle)
+  }
 }

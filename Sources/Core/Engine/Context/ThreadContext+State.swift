@@ -71,6 +71,9 @@ extension ThreadContext {
     /// The stamp of the pull this thread is running (see `Engine.pullInOrder`), if any: values
     /// pulled in it are current for its reads even if writes land meanwhile.
     @usableFromInline var pullStamp: UInt64?
+    /// The root domain `pullStamp` counts the writes of: a stamp is a count of one domain's
+    /// writes, so a value of another domain cached at the same number is not current by it.
+    @usableFromInline var pullRoot: ObjectIdentifier?
     /// The identity of the outermost pull this thread is running (0 when none): a value
     /// computed in it is reused by its later reads even when it may not be cached for the
     /// stamp (`AnyNode.pullCache.inPull`), so one read computes each node at most once.

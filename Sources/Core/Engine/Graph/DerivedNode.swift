@@ -218,7 +218,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     if let value = pulled {
       // A first value noting its reads computes this domain's values again, each once (see
       // `SourceReadLog`).
-      if pullCache.hasValue && isPulledValueCurrent(stamp: root.writeCount)
+      if pullCache.hasValue && isPulledValueCurrent(in: root)
         && !ThreadContext.withCurrent({ $0.recomputesForSourceReads(self, in: root) })
       {
         root.lock.unlock()
@@ -245,7 +245,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   override func isPullCurrent(_ root: Domain) -> Bool {
     root.assertLockedRoot()
     if deliveredFollowsInputs && root.unsettled == 0 { return true }
-    return (pullCache.hasValue && isPulledValueCurrent(stamp: root.writeCount))
+    return (pullCache.hasValue && isPulledValueCurrent(in: root))
       || wasPulledInThisPull()
   }
 

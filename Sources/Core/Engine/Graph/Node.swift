@@ -131,12 +131,16 @@ package class AnyNode: @unchecked Sendable {
       && ThreadContext.withCurrent { $0.computation.outermostPull == pullCache.inPull }
   }
 
-  /// Whether the pulled value (`pullCache.hasValue`) is current: computed at `stamp`, the domain's
-  /// write count, or in the pull this thread is running. Lock.
+  /// Whether the pulled value (`pullCache.hasValue`) is current: computed at the write count of
+  /// `root`, the node's root domain (locked), or in the pull this thread is running over that
+  /// domain. Lock.
   @inlinable
-  final func isPulledValueCurrent(stamp: UInt64) -> Bool {
-    if pullCache.stamp == stamp { return true }
-    return ThreadContext.withCurrent { $0.computation.pullStamp == pullCache.stamp }
+  final func isPulledValueCurrent(in root: Domain) -> Bool {
+    if pullCache.stamp == root.writeCount { return true }
+    return ThreadContext.withCurrent {
+      $0.computation.pullStamp == pullCache.stamp
+        && $0.computation.pullRoot == ObjectIdentifier(root)
+    }
   }
 
   /// How many subscriptions the node has, the cancelled ones left out. Lock.

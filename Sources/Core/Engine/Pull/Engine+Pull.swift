@@ -11,9 +11,9 @@ extension Engine {
       // Marks the nodes this pull visited (`AnyNode.pullCache.mark`): unique across threads, so
       // no set to allocate and hash, and no mark to clear.
       let pull = context.takeUniqueIdentity()
-      let (stamp, targetInputs) = target.withRootLocked { root in
+      let (stamp, stampRoot, targetInputs) = target.withRootLocked { root in
         target.pullCache.mark = pull
-        let stampAndInputs = (root.writeCount, target.inputs)
+        let stampAndInputs = (root.writeCount, ObjectIdentifier(root), target.inputs)
         root.lock.unlock()
         return stampAndInputs
       }
@@ -37,8 +37,9 @@ extension Engine {
             ? nil : input.inputs
         }
       }
-      let outerStamp = context.computation.pullStamp
+      let (outerStamp, outerRoot) = (context.computation.pullStamp, context.computation.pullRoot)
       context.computation.pullStamp = stamp
+      context.computation.pullRoot = stampRoot
       let outermostPull = context.computation.outermostPull
       if outermostPull == 0 { context.computation.outermostPull = pull }
       if ObservableReads.isAvailable, !context.computation.isInObservationSegment {
@@ -48,6 +49,7 @@ extension Engine {
       }
       context.computation.outermostPull = outermostPull
       context.computation.pullStamp = outerStamp
+      context.computation.pullRoot = outerRoot
       order.removeAll(keepingCapacity: true)
       context.pullScratch.order = order
       context.pullScratch.stack = stack
