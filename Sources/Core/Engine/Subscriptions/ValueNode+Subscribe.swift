@@ -248,11 +248,7 @@ extension ValueNode {
     let (caughtUp, same) = record.progress()
     if !caughtUp {
       // Writes older than the first value are still on their way: skip their deliveries.
-      if !root.catchingUpNodes.contains(where: { $0 === self }) {
-        root.catchingUpNodes.append(self)
-      }
-      catchingUp.append(record)
-      hasCatchingUpSinks = true
+      keepCatchingUp(record, root)
       return (nil, false)
     }
     // Every write it reflects is delivered; a change committed since came from newer ones.
@@ -364,25 +360,22 @@ extension ValueNode {
   final func addCatchUpRecord(_ id: UInt64, _ root: Domain, _ reads: SourceReadLog?) {
     root.assertRole(ThreadContext.current)
     guard sinkIndex(of: id) != nil else { return }
-    var upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)] = []
-    var seen: Set<ObjectIdentifier> = []
-    var work: [AnyNode] = [self]
-    var behind = false
-    while let node = work.popLast() {
-      guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
-      if node.isSource {
-        upstream.append((Unmanaged.passUnretained(node), node.writes.count))
-        if node.writes.count != node.writes.delivered { behind = true }
-      } else {
-        work.append(contentsOf: node.inputs)
-      }
-    }
-    let beyond = reads?.readsBeyond(upstream, ofTreeOf: root) ?? []
-    if beyond.contains(where: { $0.source.writes.delivered < $0.seq }) { behind = true }
-    guard behind else { return }
-    // Listed in the domain, to be dropped once caught up even if no delivery changes the node.
+    let upstream = upstreamWriteSeqs()
+    let record = CatchUpRecord(
+      id: id, upstream: upstream,
+      readBeyondLinks: reads?.readsBeyond(upstream, ofTreeOf: root) ?? [])
+    // Nothing on its way that the value reflects: every delivery from now on is newer.
+    guard !record.progress().caughtUp else { return }
+    keepCatchingUp(record, root)
+  }
+
+  /// Adds `record`, of a subscription that still has older writes to skip, listing the node in
+  /// the domain so that the record is dropped once caught up even if no delivery changes the
+  /// node. Lock.
+  final func keepCatchingUp(_ record: CatchUpRecord, _ root: Domain) {
+    root.assertLockedRoot()
     if !root.catchingUpNodes.contains(where: { $0 === self }) { root.catchingUpNodes.append(self) }
-    catchingUp.append(CatchUpRecord(id: id, upstream: upstream, readBeyondLinks: beyond))
+    catchingUp.append(record)
     hasCatchingUpSinks = true
   }
 
