@@ -242,12 +242,7 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
 
   override final func dropCaughtUpRecords(retiring retired: inout [AnyNode]) -> Bool {
     assertLocked()
-    catchingUp.removeAll { record in
-      guard isCaughtUp(record) else { return false }
-      for (source, _) in record.readBeyondLinks { retired.append(source) }
-      return true
-    }
-    hasCatchingUpSinks = !catchingUp.isEmpty
+    removeRecords(retiring: &retired) { isCaughtUp($0) }
     return hasCatchingUpSinks
   }
 

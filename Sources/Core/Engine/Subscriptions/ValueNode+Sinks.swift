@@ -71,15 +71,24 @@ extension ValueNode {
   final func dropCatchUpRecord(of id: UInt64, root: Domain) -> [AnyNode] {
     root.assertLockedRoot()
     var retired: [AnyNode] = []
+    removeRecords(retiring: &retired) { $0.id == id }
+    // Not kept listed for nothing: the list holds the node, and the node its domain.
+    if !hasCatchingUpSinks { root.catchingUpNodes.removeAll { $0 === self } }
+    return retired
+  }
+
+  /// Removes the records `isDropped` picks, adding the sources they held to `retired`, to be
+  /// let go outside the lock. Lock.
+  final func removeRecords(
+    retiring retired: inout [AnyNode], where isDropped: (CatchUpRecord) -> Bool
+  ) {
+    assertLocked()
     catchingUp.removeAll { record in
-      guard record.id == id else { return false }
+      guard isDropped(record) else { return false }
       for (source, _) in record.readBeyondLinks { retired.append(source) }
       return true
     }
     hasCatchingUpSinks = !catchingUp.isEmpty
-    // Not kept listed for nothing: the list holds the node, and the node its domain.
-    if !hasCatchingUpSinks { root.catchingUpNodes.removeAll { $0 === self } }
-    return retired
   }
 
   /// Whether every source of `record` has delivered the write it waits for. Lock.
