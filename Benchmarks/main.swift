@@ -8,6 +8,7 @@
 //     ... --only=diamond                                      # scenarios whose name matches
 //     ... --instructions                                      # and instructions per operation
 //     ... --profile=diamond --iterations=100000               # one operation, for a profiler
+//     ... --profile=create-relay --iterations=1000 --allocations  # and what it allocates
 //     ... --workloads                                         # only the standard workloads
 //
 // `--instructions` adds callgrind's instructions per operation, ours and the floor's, beside
@@ -41,11 +42,13 @@ let only = option("only")
 /// Runs one scenario's operation for a profiler instead (see Profiles.swift).
 let profile = option("profile")
 let iterations = option("iterations")
-let known: Set = ["--json", "--quick", "--strict", "--help", "--workloads", "--instructions"]
+let known: Set = [
+  "--json", "--quick", "--strict", "--help", "--workloads", "--instructions", "--allocations",
+]
 let usage = """
   usage: invalidating-benchmarks [--quick] [--json] [--strict] [--instructions] [--workloads]
                                  [--only=NAME]
-         invalidating-benchmarks --profile=NAME --iterations=N
+         invalidating-benchmarks --profile=NAME --iterations=N [--allocations]
   """
 if arguments.contains("--help") || !arguments.isSubset(of: known) {
   print(usage)
@@ -59,8 +62,22 @@ if let profile {
     print("profiles: " + profiles.keys.sorted().joined(separator: ", "))
     exit(2)
   }
-  build()(count)
+  let run = build()
+  run(count)
   print("(profile \(profile), \(count) iterations; checksum \(consumed))")
+  if arguments.contains("--allocations") {
+    // Counted apart from the runs above, which a profiler measures.
+    if let cost = allocationsPerOperation(of: run, iterations: max(count, 1)) {
+      print(
+        "per operation: \(format(cost.blocks, 1)) allocations, \(format(cost.requested, 0)) bytes "
+          + "asked, \(format(cost.chunks, 0)) bytes of heap chunks")
+      print(
+        "by size asked: "
+          + cost.sizes.map { "\(format($0.count, 1)) x \($0.bytes) B" }.joined(separator: ", "))
+    } else {
+      print("(allocations are not counted on this platform)")
+    }
+  }
   exit(0)
 }
 let quick = arguments.contains("--quick")

@@ -23,6 +23,25 @@ private final class OneShot: Sendable {
 /// threads deliver: each test states a result the contract promises.
 @Suite("Computed properties: dependencies found inside runs, batches and others' deliveries")
 struct ComputedPropertyDependencyTests {
+  /// A computation that makes a relay of its own and reads it: the run holds no handle on a
+  /// source (it is never detached), and the relay's node, released by its owner at the end of
+  /// the closure, stays the property's input with its last value until a later run reads
+  /// another.
+  @Test func aRelayMadeAndReadInsideAComputationStaysItsInput() {
+    let a = BehaviorRelay(1)
+    let made = Locked(0)
+    let outer = Property<Int> {
+      made.withLock { $0 += 1 }
+      return BehaviorRelay(10 * made.withLock { $0 }).value + a.value
+    }
+    let seen = Recorder<Int>()
+    let token = outer.subscribe(seen.sink)
+    a.accept(2)
+    #expect(seen.values == [11, 22])
+    #expect(outer.value == 22)
+    _ = token
+  }
+
   /// A computation that makes a computed property of its own and reads it: the first run
   /// reads the inner one, which is released at the end of the closure (and leaves the graph)
   /// before the outer node attaches to it.

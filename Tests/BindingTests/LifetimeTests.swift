@@ -48,6 +48,29 @@ import Testing
     #expect(tracker.alive == [])
   }
 
+  /// A source is never detached, so the properties that wrap it count no keep-alive handle
+  /// (issue 30: a relay's creation takes no lock for one): its count is what is computed from it
+  /// and what subscribes to it, and the values still flow once the wrappers are gone.
+  @Test func aRelaysOwnPropertiesCountNoHandleOnIt() {
+    let relay = BehaviorRelay(1)
+    var wrappers: [Property<Int>]? = [relay.asProperty(), Property(relay)]
+    #expect(relay.node.lockedKeepAliveCount == 0)
+    var doubled: Property<Int>? = wrappers![0].map { $0 * 2 }
+    let seen = Recorder<Int>()
+    let token = wrappers![1].subscribe(seen.sink)
+    #expect(relay.node.lockedKeepAliveCount == 2)
+    wrappers = nil
+    relay.accept(2)
+    #expect(seen.values == [1, 2])
+    #expect(doubled?.value == 4)
+    doubled = nil
+    #expect(relay.node.lockedKeepAliveCount == 1)
+    token.cancel()
+    #expect(relay.node.lockedKeepAliveCount == 0)
+    relay.accept(3)
+    #expect(seen.values == [1, 2])
+  }
+
   @Test func aDerivedPropertyDoesNotKeepTheRelayAlive() {
     let tracker = LifetimeTracker()
     var relay: BehaviorRelay<Int>? = BehaviorRelay(1)

@@ -13,7 +13,8 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   // Safe: the closures are immutable and `@Sendable`; other state as for AnyNode.
 
   /// The operator's computation, as described above.
-  /// A `var` only so that `deinit` can move it out (see there); never changed otherwise.
+  /// A `var` only so that `deinit` can move it out (see `releaseInputsAndClosures()`); never
+  /// changed otherwise.
   @exclusivity(unchecked) @usableFromInline final var compute:
     @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
   /// The domain's write count, and whether it was settled, when the first value was computed.
@@ -98,6 +99,8 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     self.compute = compute
     self.creationStamp = stamp
     self.pullStep = Self.pullStep
+    self.releaseStep = Self.releaseStep
+    self.pulled = initial
     super.init(
       home: home, value: initial, isSource: false, carriesEvents: carriesEvents, steps: steps)
     self.isAttached = false
@@ -130,6 +133,8 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     self.compute = compute
     self.creationStamp = stamp
     self.pullStep = Self.pullStep
+    self.releaseStep = Self.releaseStep
+    self.pulled = initial
     super.init(
       home: home, value: initial, isSource: false, carriesEvents: false,
       steps: Self.steps(recompute: { node in
@@ -180,11 +185,30 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // A chain of derived nodes would otherwise free itself recursively, one stack frame per
     // node: the inputs, and the closures that may capture properties (a computed property's
     // computation captures what it reads), are handed to the thread's release loop instead,
-    // which the outermost such deinit runs. (The operators' closures hold the inputs
-    // unretained, so `inputs` holds the only references this node has to them.) The merges
-    // the node's links held together are let go first (see `Domain.releaseSpan`).
-    // Moved out, so that the release loop holds their last references: a node's own fields
-    // die after its deinit, by when the loop (run by the outermost deinit) has ended.
+    // which the outermost such deinit runs (see `releaseInputsAndClosures()`).
+    releaseStep(self)
+  }
+
+  /// `releaseInputsAndClosures()`, specialized, made where the value type is known: a generic
+  /// class's `deinit` runs generic code, where making the placeholder closures below looked up
+  /// the metadata of their types each time, about 500 instructions of every derived node's
+  /// release.
+  @usableFromInline let releaseStep: @Sendable (AnyNode) -> Void
+
+  /// The specialized release step, for the initializers to store.
+  @inlinable
+  static var releaseStep: @Sendable (AnyNode) -> Void {
+    { unsafeDowncast($0, to: DerivedNode<Value>.self).releaseInputsAndClosures() }
+  }
+
+  /// Hands the node's inputs and closures to the thread's release loop (`Engine.releaseInputs`).
+  /// (The operators' closures hold the inputs unretained, so `inputs` holds the only references
+  /// this node has to them.) The merges the node's links held together are let go first (see
+  /// `Domain.releaseSpan`). The closures are moved out, so that the release loop holds their
+  /// last references: a node's own fields die after its deinit, by when the loop (run by the
+  /// outermost deinit) has ended. Called once, by `deinit`.
+  @inlinable
+  final func releaseInputsAndClosures() {
     var compute: @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value? = { _, _ in nil }
     swap(&compute, &self.compute)
     var recompute: @Sendable (AnyNode) -> Bool = { _ in false }
@@ -194,8 +218,11 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
   /// The value computed from the newest writes at `pullCache.stamp` (the domain's write count), for
   /// reads while writes wait for delivery: each stale node is computed once per stamp, not once
-  /// per read. Lock.
-  @exclusivity(unchecked) @usableFromInline final var pulled: Value?
+  /// per read. Meaningful only when `pullCache.hasPulled`; until then it holds the first value
+  /// (not an optional: a generic class's fields are destroyed by generic code, where an
+  /// `Optional<Value>` field looked up that type's metadata, about 370 instructions of every
+  /// derived node's release). Lock.
+  @exclusivity(unchecked) @usableFromInline final var pulled: Value
   /// `pullOneSpecialized(at:_:)`, made where the value type is known.
   @usableFromInline let pullStep: @Sendable (AnyNode, UInt64, ThreadContext) -> Void
 
@@ -215,7 +242,8 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       root.lock.unlock()
       return value
     }
-    if let value = pulled {
+    if pullCache.hasPulled {
+      let value = pulled
       // A first value noting its reads computes this domain's values again, each once (see
       // `SourceReadLog`).
       if pullCache.hasValue && isPulledValueCurrent(in: root)
@@ -239,7 +267,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     Engine.pullInOrder(self)
     let again = home.lockRoot()
     defer { again.lock.unlock() }
-    return pulled ?? delivered
+    return pullCache.hasPulled ? pulled : delivered
   }
 
   override func isPullCurrent(_ root: Domain) -> Bool {
@@ -276,7 +304,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     let computed = context.withOwnCacheability(propagating: true) {
       compute(.latest, previous) ?? previous
     }
-    var value: Value? = computed.result
+    var value = computed.result
     let cacheable = computed.cacheable
     context.endComputing()
     context.sourceReads?.computed.insert(ObjectIdentifier(self))
@@ -286,6 +314,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // between is about to return (it reads its own write there). Stamps only grow.
     if stamp >= pullCache.stamp {
       swap(&pulled, &value)
+      pullCache.hasPulled = true
       // A computed property that read inputs it is not linked to yet (writes to them do not
       // move this domain's stamp) is computed again at the next read.
       pullCache.hasValue = cacheable

@@ -89,7 +89,7 @@ extension Engine {
           input.downstream.remove(at: index)
         }
         input.keepAliveCount -= 1
-        if input.keepAliveCount == 0 { released.append(input) }
+        if input.keepAliveCount == 0 && !input.isSource { released.append(input) }
       }
       for input in newInputs {
         input.downstream.append(node)

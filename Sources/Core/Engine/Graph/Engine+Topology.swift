@@ -37,7 +37,16 @@ extension Engine {
     let needsRefresh =
       root.unsettled > 0 || !node.creationStamp.settled
       || root.writeCount != node.creationStamp.writes
-    // Until it is computed again, reads compute it on demand (see `Linkage.refreshing`).
+    finishLinking(node, unlocking: root, refresh: needsRefresh, inputsCompleted: inputsCompleted)
+  }
+
+  /// The end of attaching or resuming `node`, entered holding `root`'s lock with its links
+  /// made: marks it refreshing if `needsRefresh` (until it is computed again, reads compute it
+  /// on demand, see `Linkage.refreshing`), unlocks, computes it again if so, and completes it
+  /// if every input has. Role.
+  private static func finishLinking(
+    _ node: AnyNode, unlocking root: Domain, refresh needsRefresh: Bool, inputsCompleted: Bool
+  ) {
     node.isRefreshing = needsRefresh
     root.lock.unlock()
     if needsRefresh { node.refresh() }
@@ -71,7 +80,9 @@ extension Engine {
           input.downstream.remove(at: index)
         }
         input.keepAliveCount -= 1
-        if input.keepAliveCount == 0 { work.append(input) }
+        // A source is never detached (and a property of one counts no handle, so a relay's
+        // count falls to 0 with its last downstream node): no need to visit it.
+        if input.keepAliveCount == 0 && !input.isSource { work.append(input) }
       }
       root.lock.unlock()
       #if DEBUG
@@ -93,9 +104,16 @@ extension Engine {
   /// Role.
   package static func resume(_ node: AnyNode) {
     node.assertRole()
+    let inputs = node.lockedInputs()
+    // The common case, a node none of whose inputs is suspended (a computed property over
+    // relays subscribed to): no walk, and nothing allocated for one.
+    guard inputs.contains(where: \.needsResumingLocked) else {
+      resumeOne(node)
+      return
+    }
     // The suspended part of the graph, inputs first.
     var order: [AnyNode] = []
-    var stack: [PostOrderFrame] = [(node, node.lockedInputs(), 0)]
+    var stack: [PostOrderFrame] = [(node, inputs, 0)]
     var seen: Set<ObjectIdentifier> = [ObjectIdentifier(node)]
     postOrder(&stack, into: &order) { input in
       guard input.needsResumingLocked, seen.insert(ObjectIdentifier(input)).inserted else {
@@ -103,31 +121,29 @@ extension Engine {
       }
       return input.lockedInputs()
     }
-    for next in order {
-      let root = next.home.lockRoot()
-      if next.awaitsAttachment {
-        // Made while the domain was busy, its attachment still queued: attached now, before
-        // what is computed from it links to it.
-        root.lock.unlock()
-        next.attachAwaited()
-        continue
-      }
-      guard next.isSuspended, !next.isCompleted else {
-        root.lock.unlock()
-        continue
-      }
-      let inputsCompleted = linkToInputs(next)
-      next.isSuspended = false
-      // Writes delivered while it was suspended did not reach it.
-      let needsRefresh = !next.suspension.settled || root.writeCount != next.suspension.writes
-      next.isRefreshing = needsRefresh
+    for next in order { resumeOne(next) }
+  }
+
+  /// Attaches `node`, one node of `resume(_:)`'s walk, whose suspended inputs are attached
+  /// already, and computes it again if writes were delivered while it was suspended. Role.
+  private static func resumeOne(_ node: AnyNode) {
+    let root = node.home.lockRoot()
+    if node.awaitsAttachment {
+      // Made while the domain was busy, its attachment still queued: attached now, before
+      // what is computed from it links to it.
       root.lock.unlock()
-      if needsRefresh { next.refresh() }
-      if inputsCompleted { complete(next) }
-      #if DEBUG
-        checkLocalInvariants(of: next)
-      #endif
+      node.attachAwaited()
+      return
     }
+    guard node.isSuspended, !node.isCompleted else {
+      root.lock.unlock()
+      return
+    }
+    let inputsCompleted = linkToInputs(node)
+    node.isSuspended = false
+    // Writes delivered while it was suspended did not reach it.
+    let needsRefresh = !node.suspension.settled || root.writeCount != node.suspension.writes
+    finishLinking(node, unlocking: root, refresh: needsRefresh, inputsCompleted: inputsCompleted)
   }
 
   /// Lists `node` downstream of each of its inputs, takes a handle on each, and gives it the
@@ -221,10 +237,22 @@ extension AnyNode {
   /// Whether a node linking to this one must first attach it (`Engine.resume`): it is
   /// suspended, or its attachment is still queued (`awaitsAttachment`). Read under the lock.
   final var needsResumingLocked: Bool {
-    withRootLocked { root in
+    // A source is always attached: no lock to take to know it.
+    if isSource { return false }
+    return withRootLocked { root in
       let needs = (isSuspended && !isCompleted) || awaitsAttachment
       root.lock.unlock()
       return needs
+    }
+  }
+
+  /// How many keep-alive handles the node has (`keepAliveCount`), read under the lock: for
+  /// tests.
+  package final var lockedKeepAliveCount: Int {
+    withRootLocked { root in
+      let count = keepAliveCount
+      root.lock.unlock()
+      return count
     }
   }
 

@@ -101,8 +101,11 @@ extension AnyNode {
   /// What a derived node's `pulled` cache holds. Lock.
   @usableFromInline
   struct PullCache {
-    /// Whether `pulled` holds a value, computed at `stamp`.
+    /// Whether `pulled` holds a value, computed at `stamp`, that may be cached for it.
     @usableFromInline var hasValue = false
+    /// Whether `pulled` holds a value computed on demand at all, cacheable or not (see
+    /// `inPull`); until then it holds the first value, which means nothing.
+    @usableFromInline var hasPulled = false
     @usableFromInline var stamp: UInt64 = 0
     /// The outermost pull (`ThreadContext.Computation.outermostPull`) that computed the
     /// `pulled` value when it may not be cached for the stamp (`hasValue` false: it read
@@ -129,6 +132,13 @@ extension AnyNode {
   @inlinable final var suspendsWhenUnobserved: Bool {
     get { traits.has(.suspendsWhenUnobserved) }
     set { traits.set(.suspendsWhenUnobserved, newValue) }
+  }
+
+  /// Whether a property of this node counts a keep-alive handle (`retainHandle()`) for as long
+  /// as it lives: not for a source, which is never detached, nor for a node attached only while
+  /// observed. Both traits are set before the node is shared, so the answer never changes.
+  @inlinable final var keepsAliveByHandle: Bool {
+    !traits.has(.source) && !traits.has(.suspendsWhenUnobserved)
   }
 
   /// Whether `downstream` of every input lists this node. Role; written under the lock.

@@ -83,7 +83,7 @@ extension Engine {
   /// - Parameters:
   ///   - compute: The node's computation, moved out of the node: it may capture user values.
   ///   - recompute: The node's delivery step, moved out likewise.
-  static func releaseInputs<Compute, Recompute>(
+  @usableFromInline static func releaseInputs<Compute, Recompute>(
     of node: AnyNode, along compute: consuming Compute, _ recompute: consuming Recompute
   ) {
     let context = ThreadContext.current

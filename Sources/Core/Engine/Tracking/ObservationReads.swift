@@ -140,7 +140,12 @@ extension ThreadContext {
 @usableFromInline
 final class ObservationTrigger: @unchecked Sendable {
   // Safe: the mutable fields are only touched while `lock` is held; the node is Sendable.
-  private let lock = Lock()
+
+  /// The trigger's lock: one of the striped subscription locks, chosen by the trigger's address,
+  /// rather than a `Lock` of its own, which cost every computed property two allocations (the
+  /// object and its primitive's block) though most never read an `@Observable` object. What it
+  /// guards takes no other lock of that pool.
+  private var lock: Lock.Handle { subscriptionLock(for: UInt(bitPattern: ObjectIdentifier(self))) }
   @exclusivity(unchecked) private var made: SourceNode<UInt64>?
   /// Which registration is the current one: every run registers anew, and Observation keeps a
   /// registration until the object changes, so only the newest may write the trigger.

@@ -47,7 +47,8 @@ package final class ReadTracker {
   /// The nodes recorded as new, each holding a handle the tracker took at the read: a node
   /// made inside the run and released at its end (`Property { ... }.value`) stays in the graph
   /// until the run's owner is linked to it. Whoever links takes them (`takeHeld()`) and
-  /// releases them once linked; a run that links nothing releases them at its end.
+  /// releases them once linked; a run that links nothing releases them at its end. Sources are
+  /// left out: they are never detached (`recorded` keeps them in memory meanwhile).
   @exclusivity(unchecked) var held: [AnyNode] = []
   /// The tracker active when this one's run began, active again at its end.
   @exclusivity(unchecked) @usableFromInline unowned(unsafe) var outer: ReadTracker?
@@ -197,8 +198,11 @@ package final class ReadTracker {
       guard recordedSet.insert(id).inserted else { return false }
     }
     recorded.append(node)
-    node.retainHandle()
-    held.append(node)
+    // A source is never detached, so holding it would only take its lock twice.
+    if !node.isSource {
+      node.retainHandle()
+      held.append(node)
+    }
     return true
   }
 
