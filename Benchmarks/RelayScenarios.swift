@@ -135,19 +135,6 @@ func read(_ configuration: Configuration) -> Row {
     instructions: InstructionProfiles("read"))
 }
 
-/// The row of `read()` once the process has had a second thread, as every app has: each lock
-/// and unlock is then an atomic read-modify-write, ours and the floor's alike. For
-/// information; the last row of a run, since a process never goes back to one thread.
-func readWithThreads(_ configuration: Configuration) -> Row {
-  _ = times(ofConcurrent: [{}])
-  let sides = read()
-  let times = measure([sides.ours, sides.floor] + sides.others, configuration)
-  return Row(
-    name: "read the value, in a process with threads", ours: times[0], baseline: times[1],
-    target: "-", pass: nil,
-    note: "Property \(format(times[3])); unlocked \(format(times[2]))")
-}
-
 /// A chain of 10 `map`s with a sink at the end, per write to the source; by hand, one closure
 /// that applies the ten transforms and calls the sink's code.
 func mapChain() -> Sides {

@@ -48,6 +48,12 @@ private final class ThreadBody: @unchecked Sendable {
   init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }
 
+/// Starts a thread that ends at once: from then on the process has had threads, and the engine's
+/// lock takes atomic instructions (glibc's `__libc_single_threaded` stays false; see `Lock`).
+func startAThread() {
+  _ = times(ofConcurrent: [{}])
+}
+
 /// Runs each body on a thread of its own, all at once; returns the wall-clock nanoseconds from
 /// starting the first thread to the end of the last, and the CPU nanoseconds each thread spent
 /// in its body.
