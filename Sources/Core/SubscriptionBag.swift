@@ -28,6 +28,8 @@
 public final class SubscriptionBag: @unchecked Sendable {
   // Safe: every stored property is read and written only under the bag's stripe of the
   // subscription locks (see `stripe`), or in `deinit`, when nothing else refers to the bag.
+  // That makes every access exclusive, hence `@exclusivity(unchecked)`: the dynamic checks
+  // cost about 300 instructions of a bag made, given a subscription and released.
 
   /// The subscriptions' slots, in blocks that never move: a slot's address is its
   /// subscription's identifier among its node's sinks (unique while the slot is allocated, and
@@ -36,17 +38,24 @@ public final class SubscriptionBag: @unchecked Sendable {
   /// A slot holds its node, retained, as the bits of its pointer; the low bit is set once the
   /// subscription counts among the node's handles (`claim`), so that ending it must remove it
   /// from the node.
-  private var blocks: [UnsafeMutablePointer<UInt>] = []
+  ///
+  /// The blocks are a chain, newest first: word 0 of a block holds the address of the block
+  /// before it (0 for the first), and its slots follow. A bag keeps only the newest block, so
+  /// that its first subscription allocates one block and no array to list it.
+  @exclusivity(unchecked) private var lastBlock: UnsafeMutablePointer<UInt>?
+
+  /// How many blocks the chain has.
+  @exclusivity(unchecked) private var blockCount = 0
 
   /// The slots in use in the last block.
-  private var usedInLast = 0
+  @exclusivity(unchecked) private var usedInLast = 0
 
   /// How many times `cancelAll()` has run: a subscription reserved in an earlier generation is
   /// no longer the bag's, and must not be registered.
-  private var generation: UInt64 = 0
+  @exclusivity(unchecked) private var generation: UInt64 = 0
 
   /// The tokens stored in the bag with `SubscriptionToken.store(in:)`.
-  private var tokens: [SubscriptionToken] = []
+  @exclusivity(unchecked) private var tokens: [SubscriptionToken] = []
 
   /// Creates an empty bag.
   public init() {}
@@ -57,18 +66,20 @@ public final class SubscriptionBag: @unchecked Sendable {
 
   /// Ends every subscription in the bag, and cancels every token stored in it.
   ///
-  /// Each ends as if by ``SubscriptionToken/cancel()``. A subscription added on another thread
+  /// Each ends as if by ``SubscriptionToken/cancel()``, the newest first, then the tokens stored
+  /// in the bag, in the order they were stored. A subscription added on another thread
   /// while this runs either ends too or stays in the bag. The bag can be used again.
   public func cancelAll() {
     let lock = stripe
     lock.lock()
-    let taken = (blocks, usedInLast, tokens)
-    blocks = []
+    let taken = (lastBlock, blockCount, usedInLast, tokens)
+    lastBlock = nil
+    blockCount = 0
     usedInLast = 0
     tokens = []
     generation &+= 1
     lock.unlock()
-    Self.end(taken.0, usedInLast: taken.1, tokens: taken.2)
+    Self.end(taken.0, count: taken.1, usedInLast: taken.2, tokens: taken.3)
   }
 
   /// Keeps `token` until the bag ends its subscriptions.
@@ -79,24 +90,30 @@ public final class SubscriptionBag: @unchecked Sendable {
     lock.unlock()
   }
 
-  /// Ends the subscriptions of `blocks`, taken from a bag, and frees them; cancels `tokens`.
+  /// Ends the subscriptions of the chain of `count` blocks whose newest is `last`, taken from a
+  /// bag, newest first, and frees the blocks; cancels `tokens`.
   private static func end(
-    _ blocks: [UnsafeMutablePointer<UInt>], usedInLast: Int, tokens: [SubscriptionToken]
+    _ last: UnsafeMutablePointer<UInt>?, count: Int, usedInLast: Int,
+    tokens: [SubscriptionToken]
   ) {
-    for (index, block) in blocks.enumerated() {
-      let used = index == blocks.count - 1 ? usedInLast : capacity(ofBlock: index)
-      for slot in block..<block + used {
+    var block = last
+    var index = count - 1
+    while let current = block {
+      let used = index == count - 1 ? usedInLast : capacity(ofBlock: index)
+      for slot in (current + 1..<current + 1 + used).reversed() {
         let bits = slot.pointee
         let node = Unmanaged<AnyNode>.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~1)!)
           .takeRetainedValue()
         if bits & 1 != 0 { node.endSubscription(UInt64(UInt(bitPattern: slot))) }
       }
+      block = UnsafeMutablePointer(bitPattern: current.pointee)
+      index -= 1
     }
-    free(blocks)
+    free(last)
     for token in tokens { token.cancel() }
   }
 
-  /// Frees `blocks`, whose subscriptions have ended.
+  /// Frees the chain of blocks whose newest is `last`, whose subscriptions have ended.
   ///
   /// A slot's address is an identifier that a delivery under way on this thread may still
   /// hold (the sinks it captured), and `ValueNode.wasCancelled` tells a sink cancelled
@@ -106,18 +123,24 @@ public final class SubscriptionBag: @unchecked Sendable {
   /// thread has cancelled sinks of a delivery under way, the blocks are freed only when that
   /// list is cleared, at the end of the outermost scope, and no new slot can take their
   /// addresses before.
-  private static func free(_ blocks: [UnsafeMutablePointer<UInt>]) {
-    guard !blocks.isEmpty else { return }
+  private static func free(_ last: UnsafeMutablePointer<UInt>?) {
+    guard last != nil else { return }
     let context = ThreadContext.current
-    if context.scope.depth > 0 && !context.scope.cancelledDuringDelivery.isEmpty {
-      context.scope.slotBlocksToFree.append(contentsOf: blocks)
-    } else {
-      for block in blocks { block.deallocate() }
+    let deferred = context.scope.depth > 0 && !context.scope.cancelledDuringDelivery.isEmpty
+    var block = last
+    while let current = block {
+      block = UnsafeMutablePointer(bitPattern: current.pointee)
+      if deferred {
+        context.scope.slotBlocksToFree.append(current)
+      } else {
+        current.deallocate()
+      }
     }
   }
 
-  /// How many slots block `index` has: 4, doubling up to 256, so that a bag with a few
-  /// subscriptions stays small and one with many wastes little.
+  /// How many slots block `index` has (after its word 0, the link to the block before): 4,
+  /// doubling up to 256, so that a bag with a few subscriptions stays small and one with many
+  /// wastes little.
   private static func capacity(ofBlock index: Int) -> Int { 4 << min(index, 6) }
 
   /// The lock that guards the bag's fields: one of the subscription locks, chosen by the bag's
@@ -135,12 +158,15 @@ public final class SubscriptionBag: @unchecked Sendable {
     let retained = UInt(bitPattern: Unmanaged.passRetained(node).toOpaque())
     let lock = stripe
     lock.lock()
-    if blocks.isEmpty || usedInLast == Self.capacity(ofBlock: blocks.count - 1) {
-      let capacity = Self.capacity(ofBlock: blocks.count)
-      blocks.append(UnsafeMutablePointer<UInt>.allocate(capacity: capacity))
+    if lastBlock == nil || usedInLast == Self.capacity(ofBlock: blockCount - 1) {
+      let capacity = 1 + Self.capacity(ofBlock: blockCount)
+      let block = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
+      block.initialize(to: lastBlock.map { UInt(bitPattern: $0) } ?? 0)
+      lastBlock = block
+      blockCount += 1
       usedInLast = 0
     }
-    let slot = blocks[blocks.count - 1] + usedInLast
+    let slot = lastBlock.unsafelyUnwrapped + 1 + usedInLast
     slot.initialize(to: retained)
     usedInLast += 1
     let generation = generation

@@ -52,6 +52,42 @@ struct SubscriptionBagTests {
     #expect(seen.values == [0, 0, 0, 1, 1, 1])
   }
 
+  /// Enough subscriptions to fill several of the bag's blocks (4, 8, 16, ... slots, chained):
+  /// `cancelAll()` ends every one, the newest first (each sink's captured object is released as
+  /// its subscription ends), and the bag takes new ones afterwards.
+  @Test func cancelAllEndsSubscriptionsAcrossBlocksNewestFirst() {
+    final class Witness: Sendable {
+      let index: Int
+      let released: Locked<[Int]>
+      init(_ index: Int, _ released: Locked<[Int]>) {
+        self.index = index
+        self.released = released
+      }
+      deinit { released.withLock { $0.append(index) } }
+    }
+    let relay = BehaviorRelay(0)
+    let bag = SubscriptionBag()
+    let released = Locked<[Int]>([])
+    let calls = Locked(0)
+    let count = 300
+    for index in 0..<count {
+      let witness = Witness(index, released)
+      relay.subscribe(in: bag) { _ in
+        _ = witness
+        calls.withLock { $0 += 1 }
+      }
+    }
+    relay.accept(1)
+    #expect(calls.withLock { $0 } == 2 * count)
+    bag.cancelAll()
+    #expect(released.withLock { $0 } == Array((0..<count).reversed()))
+    relay.accept(2)
+    #expect(calls.withLock { $0 } == 2 * count)
+    relay.subscribe(in: bag) { _ in calls.withLock { $0 += 1 } }
+    relay.accept(3)
+    #expect(calls.withLock { $0 } == 2 * count + 2)
+  }
+
   @Test func subscriptionsToOneRelayEndTogetherBesideTokens() {
     // Two subscriptions of the bag to the same relay, between a token's: ending the bag's
     // leaves the token's, in its place.
