@@ -100,7 +100,6 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     self.creationStamp = stamp
     self.pullStep = Self.pullStep
     self.releaseStep = Self.releaseStep
-    self.pulled = initial
     super.init(
       home: home, value: initial, isSource: false, carriesEvents: carriesEvents, steps: steps)
     self.isAttached = false
@@ -134,7 +133,6 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     self.creationStamp = stamp
     self.pullStep = Self.pullStep
     self.releaseStep = Self.releaseStep
-    self.pulled = initial
     super.init(
       home: home, value: initial, isSource: false, carriesEvents: false,
       steps: Self.steps(recompute: { node in
@@ -218,11 +216,13 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
   /// The value computed from the newest writes at `pullCache.stamp` (the domain's write count), for
   /// reads while writes wait for delivery: each stale node is computed once per stamp, not once
-  /// per read. Meaningful only when `pullCache.hasPulled`; until then it holds the first value
-  /// (not an optional: a generic class's fields are destroyed by generic code, where an
-  /// `Optional<Value>` field looked up that type's metadata, about 370 instructions of every
-  /// derived node's release). Lock.
-  @exclusivity(unchecked) @usableFromInline final var pulled: Value
+  /// per read. Lock.
+  ///
+  /// An optional, though a generic class's fields are destroyed by generic code, where this one
+  /// looks up `Optional<Value>`'s metadata (about 370 instructions of every derived node's
+  /// release): a plain `Value` holding the first value until a pull would keep that value
+  /// alive for as long as the node, however often its delivered value changed since.
+  @exclusivity(unchecked) @usableFromInline final var pulled: Value?
   /// `pullOneSpecialized(at:_:)`, made where the value type is known.
   @usableFromInline let pullStep: @Sendable (AnyNode, UInt64, ThreadContext) -> Void
 
@@ -242,8 +242,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       root.lock.unlock()
       return value
     }
-    if pullCache.hasPulled {
-      let value = pulled
+    if let value = pulled {
       // A first value noting its reads computes this domain's values again, each once (see
       // `SourceReadLog`).
       if pullCache.hasValue && isPulledValueCurrent(in: root)
@@ -267,7 +266,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     Engine.pullInOrder(self)
     let again = home.lockRoot()
     defer { again.lock.unlock() }
-    return pullCache.hasPulled ? pulled : delivered
+    return pulled ?? delivered
   }
 
   override func isPullCurrent(_ root: Domain) -> Bool {
@@ -304,7 +303,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     let computed = context.withOwnCacheability(propagating: true) {
       compute(.latest, previous) ?? previous
     }
-    var value = computed.result
+    var value: Value? = computed.result
     let cacheable = computed.cacheable
     context.endComputing()
     context.sourceReads?.computed.insert(ObjectIdentifier(self))
@@ -314,7 +313,6 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // between is about to return (it reads its own write there). Stamps only grow.
     if stamp >= pullCache.stamp {
       swap(&pulled, &value)
-      pullCache.hasPulled = true
       // A computed property that read inputs it is not linked to yet (writes to them do not
       // move this domain's stamp) is computed again at the next read.
       pullCache.hasValue = cacheable

@@ -101,11 +101,8 @@ extension AnyNode {
   /// What a derived node's `pulled` cache holds. Lock.
   @usableFromInline
   struct PullCache {
-    /// Whether `pulled` holds a value, computed at `stamp`, that may be cached for it.
+    /// Whether `pulled` holds a value, computed at `stamp`.
     @usableFromInline var hasValue = false
-    /// Whether `pulled` holds a value computed on demand at all, cacheable or not (see
-    /// `inPull`); until then it holds the first value, which means nothing.
-    @usableFromInline var hasPulled = false
     @usableFromInline var stamp: UInt64 = 0
     /// The outermost pull (`ThreadContext.Computation.outermostPull`) that computed the
     /// `pulled` value when it may not be cached for the stamp (`hasValue` false: it read

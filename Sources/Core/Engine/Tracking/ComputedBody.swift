@@ -52,7 +52,7 @@ final class ComputedBody<Value>: @unchecked Sendable {
       node.suspension.writes = start.stamp.writes
       node.suspension.settled = start.stamp.settled
       if start.stamp.settled {
-        node.pullCache.hasPulled = true  // `pulled` holds `initial` already
+        node.pulled = initial
         node.pullCache.hasValue = true
         node.pullCache.stamp = start.stamp.writes
       }
