@@ -9,9 +9,10 @@ func threadAllocations() -> Int? {
 }
 
 /// What one operation of a profile asks of the allocator: blocks, the bytes asked for, the
-/// bytes their chunks take (glibc's, size words included) and the blocks by size asked, averaged over `iterations` runs of
-/// `run` recorded after one unrecorded run of as many, so that what a first run grows (a
-/// thread's reused lists) is left out. `nil` where allocations are not counted.
+/// bytes their chunks take (glibc's, size words included) and the blocks by size asked,
+/// averaged over `iterations` runs of `run` recorded after one unrecorded run of as many, so
+/// that what a first run grows (a thread's reused lists) is left out. `nil` where allocations
+/// are not counted.
 func allocationsPerOperation(
   of run: (Int) -> Void, iterations: Int
 ) -> (blocks: Double, requested: Double, chunks: Double, sizes: [(bytes: Int, count: Double)])? {

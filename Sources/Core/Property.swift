@@ -36,13 +36,12 @@ open class Property<Value> {
   @exclusivity(unchecked) @usableFromInline final var observationWord: UInt = 0
 
   /// Wraps `node`, keeping it attached to the graph for as long as this property lives,
-  /// unless it is attached only while observed (a computed property's node). A source is never
-  /// detached, so a property of one counts no keep-alive handle: a relay's creation and release
-  /// then take no lock for it.
+  /// unless it is attached only while observed (a computed property's node). (A source is never
+  /// detached: `retainHandle()` counts nothing for one.)
   @usableFromInline
   package init(node: ValueNode<Value>) {
     self.node = node
-    if node.keepsAliveByHandle { node.retainHandle() }
+    if !node.suspendsWhenUnobserved { node.retainHandle() }
   }
 
   /// Creates a property that always has `value` and never changes.
@@ -56,7 +55,7 @@ open class Property<Value> {
   }
 
   deinit {
-    if node.keepsAliveByHandle { node.releaseHandle() }
+    if !node.suspendsWhenUnobserved { node.releaseHandle() }
     if observationWord != 0 { ObservationVisibility.release(observationWord) }
   }
 

@@ -44,7 +44,7 @@ public final class SubscriptionBag: @unchecked Sendable {
   /// that its first subscription allocates one block and no array to list it.
   @exclusivity(unchecked) private var lastBlock: UnsafeMutablePointer<UInt>?
 
-  /// How many blocks the chain has.
+  /// How many blocks the chain has (0 when `lastBlock` is `nil`).
   @exclusivity(unchecked) private var blockCount = 0
 
   /// The slots in use in the last block.
@@ -158,7 +158,7 @@ public final class SubscriptionBag: @unchecked Sendable {
     let retained = UInt(bitPattern: Unmanaged.passRetained(node).toOpaque())
     let lock = stripe
     lock.lock()
-    if lastBlock == nil || usedInLast == Self.capacity(ofBlock: blockCount - 1) {
+    if blockCount == 0 || usedInLast == Self.capacity(ofBlock: blockCount - 1) {
       let capacity = 1 + Self.capacity(ofBlock: blockCount)
       let block = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
       block.initialize(to: lastBlock.map { UInt(bitPattern: $0) } ?? 0)

@@ -110,8 +110,9 @@ extension SubscriptionToken: Hashable {
   }
 }
 
-/// The locks that guard `SubscriptionToken.node` and a `SubscriptionBag`'s fields, striped by the token's address so that a token
-/// or bag needs no lock (nor domain) of its own; a power of two.
+/// The locks that guard `SubscriptionToken.node`, a `SubscriptionBag`'s fields and an
+/// `ObservationTrigger`'s, striped by the object's address so that none needs a lock (nor a
+/// domain) of its own; a power of two. Each is held only to read or write those fields.
 // Safe: written once, by the lazy initializer, and only read after; each handle is a lock.
 nonisolated(unsafe) private let subscriptionLocks: UnsafeMutablePointer<Lock.Handle> = {
   let handles = UnsafeMutablePointer<Lock.Handle>.allocate(capacity: subscriptionLockCount)

@@ -88,8 +88,7 @@ extension Engine {
         if let index = input.downstream.firstIndex(where: { $0 === node }) {
           input.downstream.remove(at: index)
         }
-        input.keepAliveCount -= 1
-        if input.keepAliveCount == 0 && !input.isSource { released.append(input) }
+        if input.dropHandle() { released.append(input) }
       }
       for input in newInputs {
         input.downstream.append(node)

@@ -79,10 +79,7 @@ extension Engine {
         if let index = input.downstream.firstIndex(where: { $0 === next }) {
           input.downstream.remove(at: index)
         }
-        input.keepAliveCount -= 1
-        // A source is never detached (and a property of one counts no handle, so a relay's
-        // count falls to 0 with its last downstream node): no need to visit it.
-        if input.keepAliveCount == 0 && !input.isSource { work.append(input) }
+        if input.dropHandle() { work.append(input) }
       }
       root.lock.unlock()
       #if DEBUG
@@ -256,7 +253,11 @@ extension AnyNode {
     }
   }
 
+  /// Counts a reference that keeps the node attached (a property, a tracked run's read); does
+  /// nothing for a source, which is never detached: a relay's creation and release, and a
+  /// computed property's first run over relays, then take no lock for it.
   package final func retainHandle() {
+    if isSource { return }
     let root = home.lockRoot()
     keepAliveCount += 1
     root.lock.unlock()
@@ -265,6 +266,7 @@ extension AnyNode {
   /// Drops a reference counted by `retainHandle()`; a derived node nothing refers to any more
   /// leaves the graph, so its inputs stop computing it.
   package final func releaseHandle() {
+    if isSource { return }
     let root = home.lockRoot()
     let unused = dropHandle()
     root.lock.unlock()

@@ -131,13 +131,6 @@ extension AnyNode {
     set { traits.set(.suspendsWhenUnobserved, newValue) }
   }
 
-  /// Whether a property of this node counts a keep-alive handle (`retainHandle()`) for as long
-  /// as it lives: not for a source, which is never detached, nor for a node attached only while
-  /// observed. Both traits are set before the node is shared, so the answer never changes.
-  @inlinable final var keepsAliveByHandle: Bool {
-    !traits.has(.source) && !traits.has(.suspendsWhenUnobserved)
-  }
-
   /// Whether `downstream` of every input lists this node. Role; written under the lock.
   @inlinable final var isAttached: Bool {
     get { linkage.has(.attached) }

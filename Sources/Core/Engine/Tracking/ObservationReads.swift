@@ -143,8 +143,8 @@ final class ObservationTrigger: @unchecked Sendable {
 
   /// The trigger's lock: one of the striped subscription locks, chosen by the trigger's address,
   /// rather than a `Lock` of its own, which cost every computed property two allocations (the
-  /// object and its primitive's block) though most never read an `@Observable` object. What it
-  /// guards takes no other lock of that pool.
+  /// object and its primitive's block) though most never read an `@Observable` object. It is
+  /// held only to read and write the fields below, never while taking another lock.
   private var lock: Lock.Handle { subscriptionLock(for: UInt(bitPattern: ObjectIdentifier(self))) }
   @exclusivity(unchecked) private var made: SourceNode<UInt64>?
   /// Which registration is the current one: every run registers anew, and Observation keeps a
@@ -175,10 +175,19 @@ final class ObservationTrigger: @unchecked Sendable {
 
   /// The trigger's source, made on first use.
   var node: SourceNode<UInt64> {
+    let lock = lock
+    lock.lock()
+    if let made {
+      lock.unlock()
+      return made
+    }
+    lock.unlock()
+    // Made outside the lock, which is held only to read and write the fields (see
+    // `subscriptionLocks`); the first to store it wins.
+    let node = SourceNode<UInt64>(0, origin: .kind("@Observable reads"))
     lock.lock()
     defer { lock.unlock() }
     if let made { return made }
-    let node = SourceNode<UInt64>(0, origin: .kind("@Observable reads"))
     made = node
     return node
   }

@@ -198,7 +198,8 @@ package final class ReadTracker {
       guard recordedSet.insert(id).inserted else { return false }
     }
     recorded.append(node)
-    // A source is never detached, so holding it would only take its lock twice.
+    // A source holds no handle (it is never detached): left out, so that a run over relays
+    // has nothing to release once its owner is linked.
     if !node.isSource {
       node.retainHandle()
       held.append(node)
