@@ -41,7 +41,7 @@ final class FuzzProbe: Sendable {
       findings.record(.sinkOverlap, "\(label)")
     }
     counts?.add(\.sinkCalls)
-    state.withLock { state in
+    let call = state.withLock { state in
       state.calls += 1
       state.last = snap
       for (relay, value) in snap.seen.enumerated() where value >= 0 {
@@ -52,11 +52,14 @@ final class FuzzProbe: Sendable {
         }
         state.newest[relay] = max(state.newest[relay], value)
       }
+      return state.calls
     }
     if let torn = snap.torn {
-      findings.record(.sinkTorn, "\(label) got r\(torn) with two values: \(snap.seen)")
+      findings.record(
+        .sinkTorn, "\(label) got r\(torn) with two values: \(snap.seen) (call \(call))")
     } else if expected(snap.seen) != snap.payload {
-      findings.record(.sinkInconsistent, "\(label) got payload \(snap.payload) from \(snap.seen)")
+      findings.record(
+        .sinkInconsistent, "\(label) got payload \(snap.payload) from \(snap.seen) (call \(call))")
     }
     running.store(false, ordering: .releasing)
   }

@@ -294,6 +294,87 @@ struct DynamicGraphDefectsTests {
     late.withLock { $0?.cancel() }
   }
 
+  @Test(
+    "A subscriber whose first value read a relay of another domain gets that relay's later write"
+  )
+  func firstValueFromAnotherDomainIsNotTakenForTheNextDelivery() {
+    // `n` follows nothing but `selector` yet (it is below 2). A sink of `selector` queues
+    // `selector` = 2 and subscribes to `n`: its first value comes from the newest writes,
+    // through `x`, a relay of another domain, 0. Another thread then writes `x` = 5, which its
+    // own domain delivers at once (nothing observes it there). The delivery of `selector` = 2
+    // computes `n` from `x` = 5 and links it. The catching-up record listed `selector` alone:
+    // once delivered, the state looked like the first value's, so the change was skipped as
+    // its repeat. The subscriber ended on 0 while `n` was 5 (the concurrent fuzz's
+    // `finalSink`, a lost delivery): [0] before, [0, 5] now.
+    let selector = BehaviorRelay(0)
+    let x = BehaviorRelay(0)
+    let n = Property { selector.value >= 2 ? x.value : -1 }
+    let keepN = n.subscribe { _ in }
+    let seen = Recorder<Int>()
+    let late = Mutex<SubscriptionToken?>(nil)
+    let trigger = selector.subscribe { value in
+      guard value == 1 else { return }
+      selector.accept(2)
+      let token = n.subscribe(seen.sink)
+      late.withLock { $0 = token }
+      let written = DispatchSemaphore(value: 0)
+      Thread {
+        x.accept(5)
+        written.signal()
+      }.start()
+      written.wait()
+    }
+    selector.accept(1)
+    #expect(n.value == 5)
+    #expect(seen.values == [0, 5], "the late subscriber's values: \(seen.values)")
+    _ = (keepN, trigger)
+    late.withLock { $0?.cancel() }
+  }
+
+  @Test("A subscriber made in a batch gets the batch's later write to another domain it read")
+  func subscriberInABatchGetsALaterWriteToAnotherDomain() {
+    // The model-based programs' seed 1592590698, shrunk. `n` follows `a` alone (odd), and `b`
+    // is a relay of its own domain. In the batch, the subscriber's first value reads `b`
+    // through the branch `a` = 6 selects: 2. The batch then writes `b` = 7. Its end computes
+    // `n` from `b` = 7; the record listed `a` alone, delivered by then, so the change was
+    // skipped as the first value's repeat: [2] before, while `n` was 7; [2, 7] now.
+    let (n, values) = Self.subscribeInABatch(thenInIt: { $0.accept(7) }, after: { _ in })
+    #expect(n.value == 7)
+    #expect(values == [2, 7])
+  }
+
+  @Test(
+    "A subscriber made in a batch is not given its first value again if nothing it read changed")
+  func subscriberInABatchIsNotGivenItsFirstValueAgain() {
+    // As above without the write to `b`: the batch's end brings `n` the state the first
+    // value came from, `b` unwritten since it was read, and joins `b`'s domain to `n`'s. A
+    // record that took every source first read in another domain for changed gave the
+    // subscriber 2 twice (a first try at the fix; the model-based programs' seed 1592593312).
+    let (_, values) = Self.subscribeInABatch(thenInIt: { _ in }, after: { $0.accept(8) })
+    #expect(values == [2, 8])
+  }
+
+  /// Subscribes to `n = Property { a.value % 2 == 0 ? b.value : -1 }` (`a` = 3, `b` = 2)
+  /// inside a batch that writes `a` = 6 first and then runs `inBatch` on `b`; runs `after` on
+  /// `b` once the batch has ended. Returns `n` and the values the subscriber got.
+  private static func subscribeInABatch(
+    thenInIt inBatch: (BehaviorRelay<Int>) -> Void, after: (BehaviorRelay<Int>) -> Void
+  ) -> (Property<Int>, [Int]) {
+    let a = BehaviorRelay(3)
+    let b = BehaviorRelay(2)
+    let n = Property { a.value % 2 == 0 ? b.value : -1 }
+    let seen = Recorder<Int>()
+    var token: SubscriptionToken?
+    batch {
+      a.accept(6)
+      token = n.subscribe(seen.sink)
+      inBatch(b)
+    }
+    after(b)
+    token?.cancel()
+    return (n, seen.values)
+  }
+
   @Test("A read inside a batch follows the batch's write after a hundred domain joins and splits")
   func readAfterManyJoinsAndSplits() {
     // Each odd `selector` links `p` to `relay`, joining their domains; each even one lets the

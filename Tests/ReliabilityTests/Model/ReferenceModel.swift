@@ -102,7 +102,18 @@ final class ReferenceModel {
     /// When the sink subscribed while writes waited for delivery, it started from the newest
     /// value: the sources upstream with their newest write then. It skips deliveries until
     /// each has delivered that write, and the one that brings exactly that state (rule 11).
-    var catchingUp: [(source: NodeID, seq: Int)]?
+    var catchingUp: CatchUp?
+  }
+
+  /// What a sink that started from the newest value waits for (see `Sink.catchingUp`).
+  struct CatchUp {
+    /// The sources upstream, and those its first value read beyond the links in the engine's
+    /// domain of the node, each with its newest write then.
+    var upstream: [(source: NodeID, seq: Int)]
+    /// The sources its first value read in other domains: waited for once links join them to
+    /// the node, and taken for the state it started from only while they have no newer write
+    /// (a delivery reads them at their newest writes until they are joined).
+    var foreign: [(source: NodeID, seq: Int)]
   }
 
   /// One domain's counters, as the engine keeps them: writes taken, and writes not delivered
@@ -320,19 +331,23 @@ final class ReferenceModel {
     if counts.unsettled > 0 {
       first = latestValue(node)
       var sources = upstreamSources(of: node)
+      var foreign: [(source: NodeID, seq: Int)] = []
       if emitsCurrentValue && nodes[node]!.kind != nil {
         // The first value reads through the branches the newest writes select: the sources
         // it reads beyond the links count too, those of the engine's domain of the node (what
         // attached links join to it).
         let joined = linkedComponent(of: node)
-        for source in latestSources(of: node)
-        where joined.contains(source) && !sources.contains(source) {
-          sources.append(source)
+        for source in latestSources(of: node) where !sources.contains(source) {
+          if joined.contains(source) {
+            sources.append(source)
+          } else {
+            foreign.append((source, nodes[source]!.writeSeq))
+          }
         }
       }
       let upstream = sources.map { ($0, nodes[$0]!.writeSeq) }
       if upstream.contains(where: { nodes[$0.0]!.deliveredSeq != $0.1 }) {
-        sinks[sink]!.catchingUp = upstream
+        sinks[sink]!.catchingUp = CatchUp(upstream: upstream, foreign: foreign)
       }
     }
     guard emitsCurrentValue else { return nil }
@@ -415,10 +430,12 @@ final class ReferenceModel {
         guard state.subscribedAt < event.key, (state.cancelledAt ?? .max) > event.key else {
           continue
         }
-        if let upstream = state.catchingUp {
+        if let record = state.catchingUp {
           // Nothing newer than the value it started from yet, or exactly it: skip.
-          let caughtUp = upstream.allSatisfy { nodes[$0.source]!.deliveredSeq >= $0.seq }
-          let same = upstream.allSatisfy { nodes[$0.source]!.deliveredSeq == $0.seq }
+          let caughtUp = isCaughtUp(record, node: id)
+          let same =
+            record.upstream.allSatisfy { nodes[$0.source]!.deliveredSeq == $0.seq }
+            && record.foreign.allSatisfy { nodes[$0.source]!.writeSeq == $0.seq }
           if caughtUp { sinks[sink]!.catchingUp = nil }
           if !caughtUp || same { continue }
         }
@@ -428,13 +445,24 @@ final class ReferenceModel {
     // A record is dropped once its sources delivered what it waits for, whether or not the
     // node changed then: a later change is newer than the sink's first value.
     for (sink, state) in sinks {
-      if let upstream = state.catchingUp,
-        upstream.allSatisfy({ nodes[$0.source]!.deliveredSeq >= $0.seq })
-      {
+      if let record = state.catchingUp, isCaughtUp(record, node: state.node) {
         sinks[sink]!.catchingUp = nil
       }
     }
     return calls
+  }
+
+  /// Whether every source `record` waits for has delivered the write it waits for: those
+  /// upstream, and those of other domains that links now join to `node`.
+  private func isCaughtUp(_ record: CatchUp, node: NodeID) -> Bool {
+    guard record.upstream.allSatisfy({ nodes[$0.source]!.deliveredSeq >= $0.seq }) else {
+      return false
+    }
+    guard !record.foreign.isEmpty else { return true }
+    let joined = linkedComponent(of: node)
+    return record.foreign.allSatisfy {
+      !joined.contains($0.source) || nodes[$0.source]!.deliveredSeq >= $0.seq
+    }
   }
 
   /// Whether a derived node is recomputed in an event that changed `changed`: when one of its

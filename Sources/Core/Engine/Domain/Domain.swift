@@ -148,6 +148,16 @@ package final class Domain: @unchecked Sendable {
     return lockForwardedRoot()
   }
 
+  /// The root of this domain's tree, whose lock the caller holds: under it the tree's chains
+  /// stand still, so they are followed without locking.
+  var rootWhileLocked: Domain {
+    var domain = Unmanaged.passUnretained(self)
+    while let next = domain._withUnsafeGuaranteedRef({ $0.forwardUnretained }) { domain = next }
+    let root = domain.takeUnretainedValue()
+    root.assertLockedRoot()
+    return root
+  }
+
   /// The write count and whether every write has been delivered, read together.
   @usableFromInline
   func writeStamp() -> (writes: UInt64, settled: Bool) {
@@ -185,6 +195,30 @@ package final class Domain: @unchecked Sendable {
       root.lock.unlock()
       lock.lock()
     }
+  }
+
+  /// `lockRoot()` without waiting, for a caller that holds another tree's root, where waiting
+  /// could deadlock (see `reaches(_:)`): `nil` when a domain on the way stays busy, the
+  /// caller's root among them (this domain is then of the caller's tree).
+  func tryLockRoot() -> Domain? {
+    var tries = 0
+    while !lock.tryLock() {
+      tries += 1
+      if tries == 64 { return nil }
+    }
+    let splits = SplitCount.load()
+    var domain = self
+    while let next = domain.forward {
+      domain.lock.unlock()
+      domain = next
+      guard domain.lock.tryLock() else { return nil }
+    }
+    // As in `lockForwardedRoot()`: a split may have cut the chain behind the walk.
+    if SplitCount.load() == splits || domain === self || reaches(lockedRoot: domain) {
+      return domain
+    }
+    domain.lock.unlock()
+    return nil
   }
 
   /// Follows the forwarding chain from this domain, whose lock the caller holds, one lock at a

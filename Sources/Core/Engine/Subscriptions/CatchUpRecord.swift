@@ -11,18 +11,17 @@ struct CatchUpRecord {
   /// The sources upstream of the node through its links, and their newest write's sequence
   /// number when the first value was computed. The node keeps them alive.
   @usableFromInline let upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)]
-  /// The sources of the node's domain that the first value read beyond its links (through
-  /// branches, or inner properties, that the newest writes select and the delivered value does
-  /// not follow yet), each with the write it read. Held: nothing else need keep them alive,
-  /// and once the node's deliveries take those branches they read them at their delivered
-  /// writes, which may be older. They are let go outside the lock (see
-  /// `Domain.dropCaughtUpRecords`).
-  @usableFromInline let readBeyondLinks: [(source: AnyNode, seq: UInt64)]
+  /// The sources that the first value read beyond the node's links (through branches, or
+  /// inner properties, that the newest writes select and the delivered value does not follow
+  /// yet), each with the write it read. Held: nothing else need keep them alive, and once the
+  /// node's deliveries take those branches they read them at their delivered writes, which may
+  /// be older. They are let go outside the lock (see `Domain.dropCaughtUpRecords`).
+  @usableFromInline let readBeyondLinks: [SourceRead]
 
   @usableFromInline
   init(
     id: UInt64, upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)],
-    readBeyondLinks: [(source: AnyNode, seq: UInt64)] = []
+    readBeyondLinks: [SourceRead] = []
   ) {
     self.id = id
     self.upstream = upstream
@@ -31,8 +30,16 @@ struct CatchUpRecord {
 
   /// Whether every source listed has delivered the write the subscription started from
   /// (`caughtUp`), and whether each has delivered exactly that one (`same`: the state the
-  /// first value came from). Lock: every source listed is of the locked domain.
-  func progress() -> (caughtUp: Bool, same: Bool) {
+  /// first value came from). Lock of `home`'s root, `home` being the node's home domain.
+  ///
+  /// A source read beyond the links in another domain is waited for once a join has brought it
+  /// into this one: its writes queued there are delivered here from then on, the older ones
+  /// first. Until then its deliveries are not this domain's to wait for. Its state is the one
+  /// the first value came from only while it has no newer write at all: a delivered run reads a
+  /// node of another domain at its newest write, so the change it delivers, the one that joins
+  /// the domains included, may have read a newer write than the first value did, though none
+  /// was delivered.
+  func progress(home: Domain) -> (caughtUp: Bool, same: Bool) {
     var caughtUp = true
     var same = true
     for (source, seq) in upstream {
@@ -40,12 +47,48 @@ struct CatchUpRecord {
       if delivered < seq { caughtUp = false }
       if delivered != seq { same = false }
     }
-    for (source, seq) in readBeyondLinks {
-      let delivered = source.writes.delivered
-      if delivered < seq { caughtUp = false }
-      if delivered != seq { same = false }
+    guard !readBeyondLinks.isEmpty else { return (caughtUp, same) }
+    var root: Domain?
+    for read in readBeyondLinks {
+      if !read.inTree {
+        let treeRoot = root ?? home.rootWhileLocked
+        root = treeRoot
+        guard read.source.home.reaches({ $0 === treeRoot }) else {
+          if same { same = read.hasNoNewerWrite(outside: treeRoot) }
+          continue
+        }
+        if read.source.writes.count != read.seq { same = false }
+      }
+      let delivered = read.source.writes.delivered
+      if delivered < read.seq { caughtUp = false }
+      if delivered != read.seq { same = false }
     }
     return (caughtUp, same)
+  }
+}
+
+/// A source that a new subscriber's first value read beyond its node's links, the write it
+/// read (its sequence number), and whether it was in the node's domain then (see
+/// `SourceReadLog.readsBeyond`). Merges only add to a domain, and a domain with a catching-up
+/// record is not split, so a source in the domain stays there for as long as the record.
+@usableFromInline
+struct SourceRead {
+  @usableFromInline let source: AnyNode
+  @usableFromInline let seq: UInt64
+  /// Whether the source was known to be of the node's domain when the record was made; if not,
+  /// each look at the record asks again (`CatchUpRecord.progress(home:)`).
+  @usableFromInline let inTree: Bool
+
+  /// This read, of a domain no longer known: a split happened since it was noted.
+  var afterSplit: SourceRead { SourceRead(source: source, seq: seq, inTree: false) }
+
+  /// Whether the source, of another tree than `root`'s (its lock held), has had no write since
+  /// this read; `false` if its root is busy (it is not waited for: see `Domain.tryLockRoot()`).
+  func hasNoNewerWrite(outside root: Domain) -> Bool {
+    root.assertLockedRoot()
+    guard let sourceRoot = source.home.tryLockRoot() else { return false }
+    defer { sourceRoot.lock.unlock() }
+    return source.writes.count == seq
   }
 }
 
@@ -86,27 +129,31 @@ package final class SourceReadLog {
     reads.append((source, seq, root))
   }
 
-  /// The sources read beyond `upstream` that are of `root`'s tree (its lock held), each with
-  /// the newest write it was read at. Reads under another root are left out: the node's
-  /// deliveries read those at their newest writes, or, once a relink merges them in, after the
-  /// writes queued there before. Empty if a split happened since logging began, as a source
-  /// read under `root` may have left its tree.
+  /// The sources read beyond `upstream`, each with the newest write it was read at, and
+  /// whether it was read under `root` (its lock held) with no split since logging began: then it
+  /// is of `root`'s tree. The others are read under another root, or may have left `root`'s
+  /// tree in a split; the record asks again whether they are of the node's domain each time it
+  /// is looked at (see `CatchUpRecord.progress(home:)`).
   func readsBeyond(
     _ upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)], ofTreeOf root: Domain
-  ) -> [(source: AnyNode, seq: UInt64)] {
+  ) -> [SourceRead] {
     root.assertLockedRoot()
-    guard !reads.isEmpty, SplitCount.load() == splits else { return [] }
+    guard !reads.isEmpty else { return [] }
+    let noSplit = SplitCount.load() == splits
     let linked = Set(upstream.map { ObjectIdentifier($0.source.takeUnretainedValue()) })
     var beyond: [ObjectIdentifier: Int] = [:]
-    var result: [(source: AnyNode, seq: UInt64)] = []
-    for (source, seq, readRoot) in reads where readRoot === root {
+    var result: [SourceRead] = []
+    for (source, seq, readRoot) in reads {
       let key = ObjectIdentifier(source)
       guard !linked.contains(key) else { continue }
+      let inTree = noSplit && readRoot === root
       if let index = beyond[key] {
-        result[index].seq = max(result[index].seq, seq)
+        let earlier = result[index]
+        result[index] = SourceRead(
+          source: source, seq: max(earlier.seq, seq), inTree: earlier.inTree || inTree)
       } else {
         beyond[key] = result.count
-        result.append((source, seq))
+        result.append(SourceRead(source: source, seq: seq, inTree: inTree))
       }
     }
     return result

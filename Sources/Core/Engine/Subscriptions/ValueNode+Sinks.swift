@@ -10,7 +10,7 @@ extension ValueNode {
     assertLocked()
     var skipped: [UInt64] = []
     catchingUp.removeAll { record in
-      let (caughtUp, same) = record.progress()
+      let (caughtUp, same) = record.progress(home: home)
       if !caughtUp || same { skipped.append(record.id) }
       // A record holding sources is dropped by the commit's end, which lets them go outside
       // the lock (`Domain.dropCaughtUpRecords`).
@@ -85,7 +85,7 @@ extension ValueNode {
     assertLocked()
     catchingUp.removeAll { record in
       guard isDropped(record) else { return false }
-      for (source, _) in record.readBeyondLinks { retired.append(source) }
+      for read in record.readBeyondLinks { retired.append(read.source) }
       return true
     }
     hasCatchingUpSinks = !catchingUp.isEmpty
@@ -93,7 +93,7 @@ extension ValueNode {
 
   /// Whether every source of `record` has delivered the write it waits for. Lock.
   @inline(__always)
-  final func isCaughtUp(_ record: CatchUpRecord) -> Bool { record.progress().caughtUp }
+  final func isCaughtUp(_ record: CatchUpRecord) -> Bool { record.progress(home: home).caughtUp }
 
   /// The index of the sink `id`, searching from both ends (subscriptions are mostly cancelled
   /// newest first, or in subscription order).

@@ -240,12 +240,13 @@ extension ValueNode {
       // It started from the delivered value: whatever committed since is newer.
       return (first.changeCount == changeCount ? nil : delivered, false)
     }
-    // The sources read beyond the links are of this root's tree unless a split happened since
-    // (see `SourceReadLog`); then they are left out, as before the record listed them.
+    // The sources read beyond the links in this root's tree may have left it if a split
+    // happened since (see `SourceReadLog`): then the record asks where they are.
     let record = CatchUpRecord(
       id: entry.id, upstream: upstream,
-      readBeyondLinks: SplitCount.load() == first.splits ? first.readBeyondLinks : [])
-    let (caughtUp, same) = record.progress()
+      readBeyondLinks: SplitCount.load() == first.splits
+        ? first.readBeyondLinks : first.readBeyondLinks.map(\.afterSplit))
+    let (caughtUp, same) = record.progress(home: home)
     if !caughtUp {
       // Writes older than the first value are still on their way: skip their deliveries.
       keepCatchingUp(record, root)
@@ -365,7 +366,7 @@ extension ValueNode {
       id: id, upstream: upstream,
       readBeyondLinks: reads?.readsBeyond(upstream, ofTreeOf: root) ?? [])
     // Nothing on its way that the value reflects: every delivery from now on is newer.
-    guard !record.progress().caughtUp else { return }
+    guard !record.progress(home: home).caughtUp else { return }
     keepCatchingUp(record, root)
   }
 
@@ -406,16 +407,16 @@ struct FirstValue<Value>: @unchecked Sendable {
   // its links by this value.
   @usableFromInline let value: Value
   @usableFromInline let upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)]?
-  /// The sources of the domain it read beyond the node's links (see `CatchUpRecord`), and the
-  /// splits in the process when they were read (see `SourceReadLog`).
-  @usableFromInline let readBeyondLinks: [(source: AnyNode, seq: UInt64)]
+  /// The sources it read beyond the node's links (see `CatchUpRecord`), and the splits in the
+  /// process when they were read (see `SourceReadLog`).
+  @usableFromInline let readBeyondLinks: [SourceRead]
   @usableFromInline let splits: UInt64
   @usableFromInline let changeCount: UInt64
 
   @usableFromInline
   init(
     value: Value, upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)]?,
-    readBeyondLinks: [(source: AnyNode, seq: UInt64)] = [], splits: UInt64 = 0,
+    readBeyondLinks: [SourceRead] = [], splits: UInt64 = 0,
     changeCount: UInt64
   ) {
     self.value = value
