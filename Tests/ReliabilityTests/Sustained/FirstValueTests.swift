@@ -82,4 +82,52 @@ struct FirstValueTests {
     #expect(overlaps.load(ordering: .relaxed) == 0)
     _ = busy
   }
+
+  @Test("A computed property made under writers starts its subscriber from one state")
+  func madeUnderWritersStartsFromOneState() {
+    // `made` reads `a` itself and through `both`, a suspended computed property over `pair`
+    // (observed). Made while two threads keep writing `a` and `b`, its first run can read two
+    // values of `a`: it is not settled, so its attachment computes it again. Before the fix, a
+    // subscriber that could not compute a first value between writes was given that first
+    // run's value, as if delivered: the fuzz's torn sink values (issue 26). Of 3,000
+    // subscriptions, 75 to 148 started torn in three runs before, none after.
+    let a = BehaviorRelay(0)
+    let b = BehaviorRelay(0)
+    let pair = Property { [a.value, b.value] }
+    let both = Property { b.value % 2 == 0 ? [pair.value[0], a.value] : [pair.value[0]] }
+    let keepPair = pair.subscribe { _ in }
+    let stop = Atomic<Bool>(false)
+    let torn = Atomic<Int>(0)
+    let late = Atomic<Int>(0)
+    let finished = runConcurrently(threads: 3, timeout: 120 * Sustained.slowdown) { thread in
+      guard thread == 2 else {
+        let relay = thread == 0 ? a : b
+        var value = 1
+        while !stop.load(ordering: .relaxed) {
+          relay.accept(value)
+          value += 1
+        }
+        return
+      }
+      for _ in 0..<Self.subscriptions {
+        let made = Property { [a.value] + both.value }
+        let first = Mutex<[Int]?>(nil)
+        let token = made.subscribe { values in first.withLock { $0 = $0 ?? values } }
+        if let values = first.withLock({ $0 }) {
+          if Set(values).count > 1 { torn.add(1, ordering: .relaxed) }
+        } else {
+          late.add(1, ordering: .relaxed)
+        }
+        token.cancel()
+      }
+      stop.store(true, ordering: .relaxed)
+    }
+    #expect(finished)
+    print(
+      "sustained: first value of a property made under writers: "
+        + "\(torn.load(ordering: .relaxed)) of \(Self.subscriptions) torn")
+    #expect(torn.load(ordering: .relaxed) == 0)
+    #expect(late.load(ordering: .relaxed) == 0)
+    _ = keepPair
+  }
 }

@@ -139,7 +139,16 @@ extension ValueNode {
     _ onCompletion: (@Sendable () -> Void)?, _ context: ThreadContext
   ) {
     assertUnlocked()
-    let first = firstValueOutsideTheRole()
+    let computed = firstValueOutsideTheRole()
+    let first: FirstValue<Value>
+    if computed.isDelivered {
+      first = computed
+    } else {
+      // The value the node was made with, from the newest writes while others' kept landing:
+      // it may mix two states of one source. The drainer's, once it has attached the node.
+      guard let delivered = deliveredValueInOrder(owner, context) else { return }
+      first = delivered
+    }
     context.beginScope()
     entry.sink(first.value)
     context.endScope()
@@ -203,7 +212,54 @@ extension ValueNode {
     }
     let root = home.lockRoot()
     defer { root.lock.unlock() }
-    return FirstValue(value: delivered, upstream: nil, changeCount: changeCount)
+    return FirstValue(
+      value: delivered, upstream: nil, changeCount: changeCount,
+      isDelivered: !awaitsAttachment && !isRefreshing && !(isSuspended && !suspension.settled))
+  }
+
+  /// The value delivered so far, read by the domain's drainer in its turn, once the queued
+  /// attachment of the node (made while others delivered) has run, and what resuming it for
+  /// the subscriber computes: a value the drainer computed from delivered values, unlike the
+  /// one the node was made with. `nil` if the subscription ended meanwhile.
+  ///
+  /// The calling thread waits for that turn, as a writer waits for its own: not while it holds
+  /// a role, computes, or runs a batch, where waiting could deadlock or the delivered value is
+  /// not what it reads. There it takes the value the node was made with, as before.
+  @usableFromInline
+  func deliveredValueInOrder(
+    _ owner: SubscriptionOwner, _ context: ThreadContext
+  ) -> FirstValue<Value>? {
+    guard context.role.held == 0, !context.isComputing, context.batch.depth == 0 else {
+      let root = home.lockRoot()
+      defer { root.lock.unlock() }
+      return FirstValue(value: delivered, upstream: nil, changeCount: changeCount)
+    }
+    let handOff = FirstValueHandOff<Value>()
+    let task: @Sendable () -> Void = { [self] in
+      defer { handOff.parker.unpark() }
+      let root = home.lockRoot()
+      guard !owner.hasEnded() else {
+        root.lock.unlock()
+        return
+      }
+      guard let locked = resumedIfSuspended(lockedRoot: root, owner) else { return }
+      handOff.value = FirstValue(value: delivered, upstream: nil, changeCount: changeCount)
+      locked.lock.unlock()
+    }
+    let root = home.lockRoot()
+    if root.role.isFree {
+      Engine.takeRole(of: root, context)
+      root.lock.unlock()
+      task()
+      Engine.finishDrain(of: root, context)
+    } else {
+      let mustWait = root.enqueue(
+        .task(task, depth: root.cascadeDepth(of: context)), from: context)
+      root.lock.unlock()
+      if mustWait { Engine.waitForTurn(in: home, context) }
+    }
+    handOff.parker.park()
+    return handOff.value
   }
 
   /// The sources upstream of this node (itself, for a source) and their newest write's
@@ -412,17 +468,31 @@ struct FirstValue<Value>: @unchecked Sendable {
   @usableFromInline let readBeyondLinks: [SourceRead]
   @usableFromInline let splits: UInt64
   @usableFromInline let changeCount: UInt64
+  /// Whether the value is one the domain delivered, or computed from the newest writes while
+  /// none landed (`upstream` says which); `false` for the value a node was made with while
+  /// others delivered, before its attachment computed it again.
+  @usableFromInline let isDelivered: Bool
 
   @usableFromInline
   init(
     value: Value, upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)]?,
     readBeyondLinks: [SourceRead] = [], splits: UInt64 = 0,
-    changeCount: UInt64
+    changeCount: UInt64, isDelivered: Bool = true
   ) {
     self.value = value
     self.upstream = upstream
     self.readBeyondLinks = readBeyondLinks
     self.splits = splits
     self.changeCount = changeCount
+    self.isDelivered = isDelivered
   }
+}
+
+/// Where a drainer leaves a new subscriber's first value for the subscriber's thread, which
+/// waits on `parker` (see `ValueNode.deliveredValueInOrder`).
+final class FirstValueHandOff<Value>: @unchecked Sendable {
+  // Safe: `value` is written by the drainer before it unparks `parker`, and read by the
+  // waiting thread after `park()` returns; the parker's mutex orders the two.
+  let parker = Parker()
+  var value: FirstValue<Value>?
 }
