@@ -29,6 +29,15 @@ struct FirstValueTests {
     }
   }
 
+  /// Writes 1, 2, 3, ... to `relay`, never pausing, until `stop` is set.
+  static func write(_ relay: BehaviorRelay<Int>, until stop: borrowing Atomic<Bool>) {
+    var value = 1
+    while !stop.load(ordering: .relaxed) {
+      relay.accept(value)
+      value += 1
+    }
+  }
+
   @Test("Under a writer that never pauses", arguments: Shape.allCases)
   func firstValueBeforeReturning(shape: Shape) {
     let relay = BehaviorRelay(0)
@@ -46,11 +55,7 @@ struct FirstValueTests {
     let overlaps = Atomic<Int>(0)
     let finished = runConcurrently(threads: 2, timeout: 120 * Sustained.slowdown) { thread in
       if thread == 0 {
-        var value = 1
-        while !stop.load(ordering: .relaxed) {
-          relay.accept(value)
-          value += 1
-        }
+        Self.write(relay, until: stop)
         return
       }
       for _ in 0..<Self.subscriptions {
@@ -101,12 +106,7 @@ struct FirstValueTests {
     let late = Atomic<Int>(0)
     let finished = runConcurrently(threads: 3, timeout: 120 * Sustained.slowdown) { thread in
       guard thread == 2 else {
-        let relay = thread == 0 ? a : b
-        var value = 1
-        while !stop.load(ordering: .relaxed) {
-          relay.accept(value)
-          value += 1
-        }
+        Self.write(thread == 0 ? a : b, until: stop)
         return
       }
       for _ in 0..<Self.subscriptions {

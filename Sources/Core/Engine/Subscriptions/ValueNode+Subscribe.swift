@@ -169,18 +169,8 @@ extension ValueNode {
       }
       if completed { onCompletion?() }
     }
-    let root = home.lockRoot()
-    if root.role.isFree {
-      // The other delivery ended meanwhile: register now, as the drainer.
-      Engine.takeRole(of: root, context)
-      root.lock.unlock()
-      task()
-      Engine.finishDrain(of: root, context)
-      return
-    }
-    let mustWait = root.enqueue(.task(task, depth: root.cascadeDepth(of: context)), from: context)
-    root.lock.unlock()
-    if mustWait { Engine.waitForTurn(in: home, context) }
+    // Now, as the drainer, if the other delivery ended meanwhile; otherwise in its turn.
+    Engine.performInOrder(in: home, task)
   }
 
   /// A new subscriber's first value, taken by a thread that does not hold the role: the
@@ -246,18 +236,7 @@ extension ValueNode {
       handOff.value = FirstValue(value: delivered, upstream: nil, changeCount: changeCount)
       locked.lock.unlock()
     }
-    let root = home.lockRoot()
-    if root.role.isFree {
-      Engine.takeRole(of: root, context)
-      root.lock.unlock()
-      task()
-      Engine.finishDrain(of: root, context)
-    } else {
-      let mustWait = root.enqueue(
-        .task(task, depth: root.cascadeDepth(of: context)), from: context)
-      root.lock.unlock()
-      if mustWait { Engine.waitForTurn(in: home, context) }
-    }
+    Engine.performInOrder(in: home, task)
     handOff.parker.park()
     return handOff.value
   }
