@@ -23,12 +23,19 @@ extension Engine {
     // relink joins before it happens; the relink lets go of the old links' span.
     let root = Domain.join(from: node.home, newInputs).lockRoot()
     guard root.isDrained(onlyBy: context) || root.role.isFree else {
+      // Until the relink, the node's delivered value was computed from its new inputs' newest
+      // values, which their writes delivered meanwhile do not follow: reads compute the node on
+      // demand (`Linkage.refreshing`) until its recomputation is delivered.
+      node.isRefreshing = true
       root.queue.append(
         .task(
           {
             let context = ThreadContext.current
             relink(node, to: newInputs, context)
             deliverRecomputation(of: node, context)
+            let root = node.home.lockRoot()
+            node.isRefreshing = false
+            root.lock.unlock()
             for input in held { input.releaseHandle() }
           }, depth: 0))
       root.lock.unlock()

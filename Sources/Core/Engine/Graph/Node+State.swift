@@ -46,8 +46,10 @@ extension AnyNode {
     /// The node will never change again.
     @inlinable static var completed: Linkage { Linkage(rawValue: 1 << 3) }
     /// The node was just attached or resumed and is being computed again from what its inputs
-    /// delivered (`refresh`), with the lock let go: until that is stored, its delivered value
-    /// predates writes it missed, and reads compute it on demand, as for a suspended node.
+    /// delivered (`refresh`), with the lock let go, or its relink to new inputs waits in the
+    /// queue (`Engine.switchInputs` behind another thread's delivery): until the new value is
+    /// stored, its delivered value predates writes it missed, and reads compute it on demand,
+    /// as for a suspended node.
     @inlinable static var refreshing: Linkage { Linkage(rawValue: 1 << 4) }
   }
 
