@@ -160,7 +160,7 @@ struct ReadYourWritesTests {
     //   the property joined it) left the property's delivered value, computed from the relay's
     //   newest write then, taken as current while the relay's next writes were delivered
     //   without reaching it; reads now compute it until its relink is delivered. In 150 runs:
-    //   25 with stale reads before (18 computed, 7 `flatMapLatest`), 1 after (`flatMapLatest`).
+    //   25 with stale reads before (18 computed, 7 `flatMapLatest`), 6 after (`flatMapLatest`).
     // What remains (a known issue): an inner property suspended once the outer one switched
     // away caches its pulled value at the count of its own domain, which a split may have
     // parted from its input's; its next reads return that value after the input's writes.

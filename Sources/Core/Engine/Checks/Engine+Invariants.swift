@@ -101,6 +101,9 @@
       check(
         !node.isRefreshing || !root.role.isFree,
         "a node left refreshing (its delivered value not taken by reads) with no drainer")
+      check(
+        !node.isRelinkQueued || !root.role.isFree,
+        "a node whose relink is queued (its delivered value not taken by reads) with no drainer")
       if node.isAttached && !node.isSource {
         for input in node.inputs {
           check(reachesRoot(input.home, root), "an input in another domain than its node")

@@ -25,8 +25,8 @@ extension Engine {
     guard root.isDrained(onlyBy: context) || root.role.isFree else {
       // Until the relink, the node's delivered value was computed from its new inputs' newest
       // values, which their writes delivered meanwhile do not follow: reads compute the node on
-      // demand (`Linkage.refreshing`) until its recomputation is delivered.
-      node.isRefreshing = true
+      // demand (`Linkage.relinkQueued`) until its recomputation is delivered.
+      node.isRelinkQueued = true
       root.queue.append(
         .task(
           {
@@ -34,7 +34,7 @@ extension Engine {
             relink(node, to: newInputs, context)
             deliverRecomputation(of: node, context)
             let root = node.home.lockRoot()
-            node.isRefreshing = false
+            node.isRelinkQueued = false
             root.lock.unlock()
             for input in held { input.releaseHandle() }
           }, depth: 0))

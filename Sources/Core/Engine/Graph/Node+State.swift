@@ -46,11 +46,15 @@ extension AnyNode {
     /// The node will never change again.
     @inlinable static var completed: Linkage { Linkage(rawValue: 1 << 3) }
     /// The node was just attached or resumed and is being computed again from what its inputs
-    /// delivered (`refresh`), with the lock let go, or its relink to new inputs waits in the
-    /// queue (`Engine.switchInputs` behind another thread's delivery): until the new value is
-    /// stored, its delivered value predates writes it missed, and reads compute it on demand,
-    /// as for a suspended node.
+    /// delivered (`refresh`), with the lock let go: until that is stored, its delivered value
+    /// predates writes it missed, and reads compute it on demand, as for a suspended node.
     @inlinable static var refreshing: Linkage { Linkage(rawValue: 1 << 4) }
+    /// The node's relink to new inputs waits in the queue (`Engine.switchInputs` behind another
+    /// thread's delivery): its delivered value was computed from their newest values then,
+    /// which their writes delivered meanwhile do not follow, so reads compute it on demand
+    /// until its recomputation is delivered. Only reads: a delivered run of another domain
+    /// still takes its delivered value (see `valueDeliveredElsewhere()`).
+    @inlinable static var relinkQueued: Linkage { Linkage(rawValue: 1 << 5) }
   }
 
   /// A node's marks in the delivery under way. Role: only the drainer reads or writes them.
@@ -144,11 +148,19 @@ extension AnyNode {
     set { linkage.set(.suspended, newValue) }
   }
   /// Whether the node is attached and its delivered value follows every write delivered to
-  /// it: attached, and not being computed again after attaching (see `Linkage.refreshing`).
+  /// it: attached, not being computed again after attaching (see `Linkage.refreshing`), and
+  /// with no relink waiting (`Linkage.relinkQueued`).
   /// What a read tests before taking the delivered value: one test, as `isAttached`.
   @inlinable final var deliveredFollowsInputs: Bool {
-    linkage.rawValue & (Linkage.attached.rawValue | Linkage.refreshing.rawValue)
+    linkage.rawValue
+      & (Linkage.attached.rawValue | Linkage.refreshing.rawValue | Linkage.relinkQueued.rawValue)
       == Linkage.attached.rawValue
+  }
+  /// Whether the node's relink waits in the queue (see `Linkage.relinkQueued`). Written by a
+  /// drainer under the lock.
+  @inlinable final var isRelinkQueued: Bool {
+    get { linkage.has(.relinkQueued) }
+    set { linkage.set(.relinkQueued, newValue) }
   }
   /// Whether the node is being computed again after attaching (see `Linkage.refreshing`).
   /// Role; written under the lock.

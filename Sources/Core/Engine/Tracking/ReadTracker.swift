@@ -395,7 +395,7 @@ extension ValueNode {
   @usableFromInline
   final func valueDeliveredElsewhere() -> Value {
     let root = home.lockRoot()
-    if isSource || (deliveredFollowsInputs && !isSuspended) {
+    if isSource || (isAttached && !isRefreshing && !isSuspended) {
       // Part of the same event when this thread delivers that domain too (a batch over
       // several domains): its value for the event is the staged one, which the role guards.
       let inThisEvent = hasStaged && root.role.drainers.contains(ThreadContext.current.id)
