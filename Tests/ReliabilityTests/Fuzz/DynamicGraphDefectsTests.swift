@@ -294,10 +294,16 @@ struct DynamicGraphDefectsTests {
     late.withLock { $0?.cancel() }
   }
 
+  /// What the new branch reads in another domain.
+  enum OtherDomainRead: String, CaseIterable, CustomTestStringConvertible {
+    case relay, map, observedComputed
+    var testDescription: String { rawValue }
+  }
+
   @Test(
-    "A subscriber whose first value read a relay of another domain gets that relay's later write"
-  )
-  func firstValueFromAnotherDomainIsNotTakenForTheNextDelivery() {
+    "A subscriber whose first value read a relay of another domain gets that relay's later write",
+    arguments: OtherDomainRead.allCases)
+  func firstValueFromAnotherDomainIsNotTakenForTheNextDelivery(_ read: OtherDomainRead) {
     // `n` follows nothing but `selector` yet (it is below 2). A sink of `selector` queues
     // `selector` = 2 and subscribes to `n`: its first value comes from the newest writes,
     // through `x`, a relay of another domain, 0. Another thread then writes `x` = 5, which its
@@ -305,10 +311,20 @@ struct DynamicGraphDefectsTests {
     // computes `n` from `x` = 5 and links it. The catching-up record listed `selector` alone:
     // once delivered, the state looked like the first value's, so the change was skipped as
     // its repeat. The subscriber ended on 0 while `n` was 5 (the concurrent fuzz's
-    // `finalSink`, a lost delivery): [0] before, [0, 5] now.
+    // `finalSink`, a lost delivery): [0] before, [0, 5] now. Read through a `map` or a
+    // computed property of that other domain, `x` was not even noted (the derived value is
+    // taken as its domain has it): [0] still, until the record listed that derived node
+    // itself, with its change count.
     let selector = BehaviorRelay(0)
     let x = BehaviorRelay(0)
-    let n = Property { selector.value >= 2 ? x.value : -1 }
+    let other: Property<Int> =
+      switch read {
+      case .relay: x
+      case .map: x.asProperty().map { $0 }
+      case .observedComputed: Property { x.value }
+      }
+    let keepOther = read == .observedComputed ? other.subscribe { _ in } : nil
+    let n = Property { selector.value >= 2 ? other.value : -1 }
     let keepN = n.subscribe { _ in }
     let seen = Recorder<Int>()
     let late = Mutex<SubscriptionToken?>(nil)
@@ -327,7 +343,7 @@ struct DynamicGraphDefectsTests {
     selector.accept(1)
     #expect(n.value == 5)
     #expect(seen.values == [0, 5], "the late subscriber's values: \(seen.values)")
-    _ = (keepN, trigger)
+    _ = (keepN, keepOther, trigger)
     late.withLock { $0?.cancel() }
   }
 

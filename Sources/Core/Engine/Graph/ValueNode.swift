@@ -107,11 +107,10 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     switch mode {
     case .delivery: return hasStaged ? staged : delivered
     case .latest:
-      // A first value being computed notes the writes of the sources it reads (see
-      // `SourceReadLog`); every other read pays a test of the thread's context.
-      if _slowPath(isSource) && _slowPath(ThreadContext.notesSourceReads) {
-        return latestNotingRead()
-      }
+      // A first value being computed notes the writes of the sources it reads, and whether it
+      // read another domain's derived values (see `SourceReadLog`); every other read pays a
+      // test of the thread's context.
+      if _slowPath(ThreadContext.notesSourceReads) { return readNotingSources() }
       return currentValue()
     }
   }

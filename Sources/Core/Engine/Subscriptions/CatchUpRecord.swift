@@ -57,8 +57,10 @@ struct CatchUpRecord {
           if same { same = read.hasNoNewerWrite(outside: treeRoot) }
           continue
         }
-        if read.source.writes.count != read.seq { same = false }
+        if read.newest != read.seq { same = false }
       }
+      // A derived value read as its domain had it: nothing of its own to wait for.
+      guard !read.isDerived else { continue }
       let delivered = read.source.writes.delivered
       if delivered < read.seq { caughtUp = false }
       if delivered != read.seq { same = false }
@@ -71,6 +73,11 @@ struct CatchUpRecord {
 /// read (its sequence number), and whether it was in the node's domain then (see
 /// `SourceReadLog.readsBeyond`). Merges only add to a domain, and a domain with a catching-up
 /// record is not split, so a source in the domain stays there for as long as the record.
+///
+/// A derived value of another domain is read as that domain has it (delivered or cached), and
+/// the sources behind it are not noted: it is listed itself (`isDerived`), with its change
+/// count for `seq`, so that a delivery is taken for the first value's repeat only while it has
+/// not changed either.
 @usableFromInline
 struct SourceRead {
   @usableFromInline let source: AnyNode
@@ -78,17 +85,25 @@ struct SourceRead {
   /// Whether the source was known to be of the node's domain when the record was made; if not,
   /// each look at the record asks again (`CatchUpRecord.progress(home:)`).
   @usableFromInline let inTree: Bool
+  /// Whether `source` is a derived node, and `seq` its change count.
+  @usableFromInline let isDerived: Bool
 
   /// This read, of a domain no longer known: a split happened since it was noted.
-  var afterSplit: SourceRead { SourceRead(source: source, seq: seq, inTree: false) }
+  var afterSplit: SourceRead {
+    SourceRead(source: source, seq: seq, inTree: false, isDerived: isDerived)
+  }
 
-  /// Whether the source, of another tree than `root`'s (its lock held), has had no write since
-  /// this read; `false` if its root is busy (it is not waited for: see `Domain.tryLockRoot()`).
+  /// The source's newest write, or the derived node's change count. Lock.
+  var newest: UInt64 { isDerived ? source.changeCount : source.writes.count }
+
+  /// Whether the source, of another tree than `root`'s (its lock held), has had no write (or
+  /// change) since this read; `false` if its root is busy (it is not waited for: see
+  /// `Domain.tryLockRoot()`).
   func hasNoNewerWrite(outside root: Domain) -> Bool {
     root.assertLockedRoot()
     guard let sourceRoot = source.home.tryLockRoot() else { return false }
     defer { sourceRoot.lock.unlock() }
-    return source.writes.count == seq
+    return newest == seq
   }
 }
 
@@ -101,7 +116,7 @@ struct SourceRead {
 /// them reaches the subscriber.
 @usableFromInline
 package final class SourceReadLog {
-  private var reads: [(source: AnyNode, seq: UInt64, root: Domain)] = []
+  private var reads: [(source: AnyNode, seq: UInt64, root: Domain, isDerived: Bool)] = []
   /// Splits anywhere in the process when logging began: if there was none since, a source read
   /// under a root is still in that root's tree (merges only add to a tree).
   let splits = SplitCount.load()
@@ -126,7 +141,18 @@ package final class SourceReadLog {
 
   /// Notes that `source`, of the tree of `root`, was read at its write `seq`.
   func note(_ source: AnyNode, seq: UInt64, root: Domain) {
-    reads.append((source, seq, root))
+    reads.append((source, seq, root, false))
+  }
+
+  /// Notes a read of `node`, a derived node, if it is of another tree than `root`'s: its value
+  /// is taken as that domain has it, so it is listed itself, with its change count then.
+  func noteDerivedRead(_ node: AnyNode) {
+    let (nodeRoot, changes) = node.withRootLocked { nodeRoot in
+      defer { nodeRoot.lock.unlock() }
+      return (nodeRoot, node.changeCount)
+    }
+    guard nodeRoot !== root else { return }
+    reads.append((node, changes, nodeRoot, true))
   }
 
   /// The sources read beyond `upstream`, each with the newest write it was read at, and
@@ -143,17 +169,18 @@ package final class SourceReadLog {
     let linked = Set(upstream.map { ObjectIdentifier($0.source.takeUnretainedValue()) })
     var beyond: [ObjectIdentifier: Int] = [:]
     var result: [SourceRead] = []
-    for (source, seq, readRoot) in reads {
+    for (source, seq, readRoot, isDerived) in reads {
       let key = ObjectIdentifier(source)
       guard !linked.contains(key) else { continue }
       let inTree = noSplit && readRoot === root
       if let index = beyond[key] {
         let earlier = result[index]
         result[index] = SourceRead(
-          source: source, seq: max(earlier.seq, seq), inTree: earlier.inTree || inTree)
+          source: source, seq: max(earlier.seq, seq), inTree: earlier.inTree || inTree,
+          isDerived: isDerived)
       } else {
         beyond[key] = result.count
-        result.append(SourceRead(source: source, seq: seq, inTree: inTree))
+        result.append(SourceRead(source: source, seq: seq, inTree: inTree, isDerived: isDerived))
       }
     }
     return result
@@ -193,6 +220,16 @@ extension ThreadContext {
 }
 
 extension ValueNode {
+  /// `read(.latest)` while the thread notes a first value's reads (see `SourceReadLog`).
+  @usableFromInline
+  final func readNotingSources() -> Value {
+    if isSource { return latestNotingRead() }
+    // The change count before the value: a change in between makes the record see a newer
+    // count, never take an older value for the state it was read at.
+    ThreadContext.current.sourceReads?.noteDerivedRead(self)
+    return currentValue()
+  }
+
   /// A source's newest write, noted in the thread's `SourceReadLog` with its sequence number.
   @usableFromInline
   final func latestNotingRead() -> Value {
