@@ -161,9 +161,11 @@ struct ReadYourWritesTests {
     //   newest write then, taken as current while the relay's next writes were delivered
     //   without reaching it; reads now compute it until its relink is delivered. In 150 runs:
     //   25 with stale reads before (18 computed, 7 `flatMapLatest`), 6 after (`flatMapLatest`).
-    // What remains (a known issue): an inner property suspended once the outer one switched
-    // away caches its pulled value at the count of its own domain, which a split may have
-    // parted from its input's; its next reads return that value after the input's writes.
+    // What remains (a known issue, `flatMapLatest` only: 5 of 150 runs at 486b684): thought to
+    // be an inner property suspended once the outer one switched away, whose pulled value is
+    // cached at the count of its own domain, which a split may have parted from its input's.
+    // A guard on such caches after any split did not lower it (10 of 150 runs with it, 5
+    // without), so the cause is not found yet.
     let selector = BehaviorRelay(1)
     let relay = BehaviorRelay(0)
     let other = Property { -1 }
