@@ -1,5 +1,6 @@
-// What a new subscriber started from, when that is newer than what its node delivered so far:
-// its catching-up record, and the sources its first value read beyond the node's links.
+// What a new subscriber started from: its first value (`FirstValue`) and, when that is newer
+// than what its node delivered so far, its catching-up record and the sources it read beyond
+// the node's links.
 
 /// A subscription that started from a value newer than the one its node delivered so far (see
 /// `ValueNode.catchingUp`): until every source it lists has delivered the write the first value
@@ -57,9 +58,11 @@ struct CatchUpRecord {
           if same { same = read.hasNoNewerWrite(outside: treeRoot) }
           continue
         }
-        if read.newest != read.seq { same = false }
       }
-      // A derived value read as its domain had it: nothing of its own to wait for.
+      // Read at its newest write or change (another domain's, or a derived value as its
+      // domain had it, wherever that domain is now): the state it was read in only while
+      // nothing newer came. A derived value has nothing of its own to wait for.
+      if (!read.inTree || read.isDerived) && read.newest != read.seq { same = false }
       guard !read.isDerived else { continue }
       let delivered = read.source.writes.delivered
       if delivered < read.seq { caughtUp = false }
@@ -67,6 +70,49 @@ struct CatchUpRecord {
     }
     return (caughtUp, same)
   }
+}
+
+/// What a subscriber that is not the drainer started from (see
+/// `ValueNode.subscribeWhileOthersDeliver`).
+@usableFromInline
+struct FirstValue<Value>: @unchecked Sendable {
+  // Safe: created and read under the domain's rules by the subscription it belongs to; the
+  // sources of `upstream` are kept alive by the node they are upstream of, those read beyond
+  // its links by this value.
+  @usableFromInline let value: Value
+  @usableFromInline let upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)]?
+  /// The sources it read beyond the node's links (see `CatchUpRecord`), and the splits in the
+  /// process when they were read (see `SourceReadLog`).
+  @usableFromInline let readBeyondLinks: [SourceRead]
+  @usableFromInline let splits: UInt64
+  @usableFromInline let changeCount: UInt64
+  /// Whether the value is one the domain delivered, or computed from the newest writes while
+  /// none landed (`upstream` says which); `false` for the value a node was made with while
+  /// others delivered, before its attachment computed it again.
+  @usableFromInline let isDelivered: Bool
+
+  @usableFromInline
+  init(
+    value: Value, upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)]?,
+    readBeyondLinks: [SourceRead] = [], splits: UInt64 = 0,
+    changeCount: UInt64, isDelivered: Bool = true
+  ) {
+    self.value = value
+    self.upstream = upstream
+    self.readBeyondLinks = readBeyondLinks
+    self.splits = splits
+    self.changeCount = changeCount
+    self.isDelivered = isDelivered
+  }
+}
+
+/// Where a drainer leaves a new subscriber's first value for the subscriber's thread, which
+/// waits on `parker` (see `ValueNode.deliveredValueInOrder`).
+final class FirstValueHandOff<Value>: @unchecked Sendable {
+  // Safe: `value` is written by the drainer before it unparks `parker`, and read by the
+  // waiting thread after `park()` returns; the parker's mutex orders the two.
+  let parker = Parker()
+  var value: FirstValue<Value>?
 }
 
 /// A source that a new subscriber's first value read beyond its node's links, the write it

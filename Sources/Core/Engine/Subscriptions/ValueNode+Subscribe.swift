@@ -140,15 +140,13 @@ extension ValueNode {
   ) {
     assertUnlocked()
     let computed = firstValueOutsideTheRole()
-    let first: FirstValue<Value>
-    if computed.isDelivered {
-      first = computed
-    } else {
-      // The value the node was made with, from the newest writes while others' kept landing:
-      // it may mix two states of one source. The drainer's, once it has attached the node.
-      guard let delivered = deliveredValueInOrder(owner, context) else { return }
-      first = delivered
-    }
+    // Not delivered: the value the node was made with, from the newest writes while others'
+    // kept landing, which may mix two states of one source. The drainer's instead, once it has
+    // attached the node.
+    guard
+      let first = computed.isDelivered
+        ? computed : deliveredValueInOrder(owner, context, otherwise: computed)
+    else { return }
     context.beginScope()
     entry.sink(first.value)
     context.endScope()
@@ -214,15 +212,13 @@ extension ValueNode {
   ///
   /// The calling thread waits for that turn, as a writer waits for its own: not while it holds
   /// a role, computes, or runs a batch, where waiting could deadlock or the delivered value is
-  /// not what it reads. There it takes the value the node was made with, as before.
+  /// not what it reads. There it takes `made`, the value the node was made with, as before.
   @usableFromInline
   func deliveredValueInOrder(
-    _ owner: SubscriptionOwner, _ context: ThreadContext
+    _ owner: SubscriptionOwner, _ context: ThreadContext, otherwise made: FirstValue<Value>
   ) -> FirstValue<Value>? {
     guard context.role.held == 0, !context.isComputing, context.batch.depth == 0 else {
-      let root = home.lockRoot()
-      defer { root.lock.unlock() }
-      return FirstValue(value: delivered, upstream: nil, changeCount: changeCount)
+      return made
     }
     let handOff = FirstValueHandOff<Value>()
     let task: @Sendable () -> Void = { [self] in
@@ -431,47 +427,4 @@ extension ValueNode {
     }
     completionNow?()
   }
-}
-
-/// What a subscriber that is not the drainer started from (see
-/// `ValueNode.subscribeWhileOthersDeliver`).
-@usableFromInline
-struct FirstValue<Value>: @unchecked Sendable {
-  // Safe: created and read under the domain's rules by the subscription it belongs to; the
-  // sources of `upstream` are kept alive by the node they are upstream of, those read beyond
-  // its links by this value.
-  @usableFromInline let value: Value
-  @usableFromInline let upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)]?
-  /// The sources it read beyond the node's links (see `CatchUpRecord`), and the splits in the
-  /// process when they were read (see `SourceReadLog`).
-  @usableFromInline let readBeyondLinks: [SourceRead]
-  @usableFromInline let splits: UInt64
-  @usableFromInline let changeCount: UInt64
-  /// Whether the value is one the domain delivered, or computed from the newest writes while
-  /// none landed (`upstream` says which); `false` for the value a node was made with while
-  /// others delivered, before its attachment computed it again.
-  @usableFromInline let isDelivered: Bool
-
-  @usableFromInline
-  init(
-    value: Value, upstream: [(source: Unmanaged<AnyNode>, seq: UInt64)]?,
-    readBeyondLinks: [SourceRead] = [], splits: UInt64 = 0,
-    changeCount: UInt64, isDelivered: Bool = true
-  ) {
-    self.value = value
-    self.upstream = upstream
-    self.readBeyondLinks = readBeyondLinks
-    self.splits = splits
-    self.changeCount = changeCount
-    self.isDelivered = isDelivered
-  }
-}
-
-/// Where a drainer leaves a new subscriber's first value for the subscriber's thread, which
-/// waits on `parker` (see `ValueNode.deliveredValueInOrder`).
-final class FirstValueHandOff<Value>: @unchecked Sendable {
-  // Safe: `value` is written by the drainer before it unparks `parker`, and read by the
-  // waiting thread after `park()` returns; the parker's mutex orders the two.
-  let parker = Parker()
-  var value: FirstValue<Value>?
 }
