@@ -199,19 +199,31 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     { unsafeDowncast($0, to: DerivedNode<Value>.self).releaseInputsAndClosures() }
   }
 
-  /// Hands the node's inputs and closures to the thread's release loop (`Engine.releaseInputs`).
-  /// (The operators' closures hold the inputs unretained, so `inputs` holds the only references
-  /// this node has to them.) The merges the node's links held together are let go first (see
-  /// `Domain.releaseSpan`). The closures are moved out, so that the release loop holds their
-  /// last references: a node's own fields die after its deinit, by when the loop (run by the
-  /// outermost deinit) has ended. Called once, by `deinit`.
+  /// Hands the node's inputs and closures to the thread's release loop
+  /// (`Engine.beginReleasingInputs`). (The operators' closures hold the inputs unretained, so
+  /// `inputs` holds the only references this node has to them.) The outermost release lets the
+  /// closures go here, replaced by placeholders, before it runs the loop; a nested one lists
+  /// them for that loop, so that what they capture outlives the node's own fields (which die
+  /// after its deinit) and dies in the loop. Called once, by `deinit`.
+  ///
+  /// The closures are replaced in place, never moved into a local: `compute`'s type mentions
+  /// `Value`, and a local of it in specialized code has the concrete calling convention where
+  /// the field has the generic one, so each move went through a reabstraction thunk, an
+  /// allocation (four on every derived node freed, with passing them on as generic values).
   @inlinable
   final func releaseInputsAndClosures() {
-    var compute: @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value? = { _, _ in nil }
-    swap(&compute, &self.compute)
-    var recompute: @Sendable (AnyNode) -> Bool = { _ in false }
-    swap(&recompute, &steps.recompute)
-    Engine.releaseInputs(of: self, along: consume compute, consume recompute)
+    let context = ThreadContext.current
+    guard Engine.beginReleasingInputs(of: self, context) else {
+      // Boxed: nested releases only (a chain's nodes after the first).
+      Engine.listForRelease(compute, context)
+      Engine.listForRelease(steps.recompute, context)
+      compute = { _, _ in nil }
+      steps.recompute = { _ in false }
+      return
+    }
+    compute = { _, _ in nil }
+    steps.recompute = { _ in false }
+    Engine.endReleasingInputs(context)
   }
 
   /// The value computed from the newest writes at `pullCache.stamp` (the domain's write count), for

@@ -65,44 +65,44 @@ extension Engine {
     context.endPulledInSegment(uncaching: didRead)
   }
 
-  /// Lets the inputs of `node`, a node being freed, and what its closures capture, go from a
-  /// loop rather than from inside its `deinit`, so freeing a chain takes constant stack. The
-  /// outermost call marks the thread as releasing, lets them go itself, then runs the loop;
-  /// the deinits of the nodes that frees only add their inputs and closures to the thread's
-  /// release list, which the loop empties. The merges the node's links held together are let
-  /// go first (`Domain.releaseSpan`).
+  /// Lets the inputs of `node`, a node being freed, go from a loop rather than from inside its
+  /// `deinit`, so freeing a chain takes constant stack: the first half of a derived node's
+  /// release (see `DerivedNode.releaseInputsAndClosures()`). The merges the node's links held
+  /// together are let go first (`Domain.releaseSpan`). Returns `true` for the outermost call:
+  /// the thread is then marked as releasing, the inputs are let go, and the caller lets the
+  /// node's closures go and calls `endReleasingInputs(_:)`, which runs the loop. A nested call
+  /// (a node freed by the one being freed) lists the inputs for that loop and returns
+  /// `false`: the caller lists its closures too (`listForRelease(_:_:)`).
   ///
   /// The closures matter as much as the inputs: a computed property's computation captures the
   /// `Property` it reads, so freeing the closure's context frees that property, its node, and
-  /// so on down the chain. Listed here, the closure outlives the node's own fields, and dies in
-  /// the loop.
-  ///
-  /// The common case, one node freed whose inputs live on (a `map` of a relay released), boxes
-  /// nothing: only a nested call lists what it lets go.
-  ///
-  /// - Parameters:
-  ///   - compute: The node's computation, moved out of the node: it may capture user values.
-  ///   - recompute: The node's delivery step, moved out likewise.
-  @usableFromInline static func releaseInputs<Compute, Recompute>(
-    of node: AnyNode, along compute: consuming Compute, _ recompute: consuming Recompute
-  ) {
-    let context = ThreadContext.current
+  /// so on down the chain.
+  @usableFromInline
+  static func beginReleasingInputs(of node: AnyNode, _ context: ThreadContext) -> Bool {
     if !node.inputs.isEmpty, _slowPath(!node.inputsShareHome) { Domain.releaseSpan(of: node) }
     guard !context.release.isUnderWay else {
-      // Nested: freed by the loop (or by the outermost call) below; list, do not recurse.
       if !node.inputs.isEmpty {
         context.release.pending.append(node.inputs)
         node.inputs = []
       }
-      context.release.pending.append(consume compute)
-      context.release.pending.append(consume recompute)
-      return
+      return false
     }
     context.release.isUnderWay = true
     // Every node these free lists what it lets go instead of freeing it.
     node.inputs = []
-    _ = consume compute
-    _ = consume recompute
+    return true
+  }
+
+  /// Lists `value`, a closure of a node freed by a nested release, for the loop under way.
+  @usableFromInline
+  static func listForRelease(_ value: Any, _ context: ThreadContext) {
+    context.release.pending.append(value)
+  }
+
+  /// Ends the release that `beginReleasingInputs(of:_:)` began as the outermost: lets go what
+  /// nested releases listed, then marks the thread as no longer releasing.
+  @usableFromInline
+  static func endReleasingInputs(_ context: ThreadContext) {
     while let next = context.release.pending.popLast() { _ = next }
     context.release.isUnderWay = false
   }
