@@ -1,21 +1,28 @@
-/// A computed property's body as its node runs it (first run, delivered runs, relink). It
-/// holds the trigger of the body's `@Observable` reads, and the node itself, for the
-/// computation to relink it to what it read. The user's computation and the cut-off are
-/// captured by the node's closures and passed in, so that calling them borrows them (a closure
-/// stored here would be retained for every call).
+/// A computed property's body as its node runs it (first run, delivered runs, relink): the
+/// user's computation, its cut-off, and the node, for the computation to relink it to what it
+/// read. It is the trigger of the computation's `@Observable` reads too (an
+/// `ObservationTrigger`), and the node's compute closure captures it alone, so that the closure
+/// needs no context of its own: a computed property allocates this one object for all three.
 ///
 /// Inlinable, so that the node's steps and the computation's reads are specialized for the
 /// caller's value type: unspecialized, the generic metadata lookups cost more than the rest.
 @usableFromInline
-final class ComputedBody<Value>: @unchecked Sendable {
-  // Safe: `node` is set once, before the node is shared; the rest is immutable.
-  /// What the computation's reads of `@Observable` objects depend on (see `ObservableReads`).
-  @usableFromInline let observation = ObservationTrigger()
+final class ComputedBody<Value>: ObservationTrigger, @unchecked Sendable {
+  // Safe: `node` is set once, before the node is shared; the rest is immutable (the trigger's
+  // fields are guarded as its own comment says).
+  /// The user's computation.
+  @usableFromInline let body: @Sendable () -> Value
+  /// Whether a new value is a repeat of the previous one, which then notifies nobody (the
+  /// values are `Equatable`), or `nil`.
+  @usableFromInline let isDuplicate: (@Sendable (Value, Value) -> Bool)?
   /// The node; it owns this body (through its compute closure), hence unowned.
   @exclusivity(unchecked) @usableFromInline var node: Unmanaged<AnyNode>?
 
   @inlinable
-  init() {}
+  init(body: @escaping @Sendable () -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?) {
+    self.body = body
+    self.isDuplicate = isDuplicate
+  }
 
   /// Computes the first value, finds the domain of what it read, and makes and attaches the
   /// node.
@@ -24,19 +31,17 @@ final class ComputedBody<Value>: @unchecked Sendable {
     _ body: @escaping @Sendable () -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?,
     file: StaticString, line: UInt
   ) -> DerivedNode<Value> {
-    let computedBody = ComputedBody()
+    let computedBody = ComputedBody(body: body, isDuplicate: isDuplicate)
     var initial: Value?
     var readsObservable = false
     let start = ThreadContext.current.trackFirstRun {
-      readsObservable = computedBody.observation.track { initial = body() }
+      readsObservable = computedBody.track { initial = body() }
     }
     let node = DerivedNode<Value>(
       computedFrom: start.inputs, home: start.home, initial: initial.unsafelyUnwrapped,
       stamp: start.stamp
-    ) { mode, previous in
-      computedBody.compute(mode, previous, body, isDuplicate)
-    } computeDelivered: { node in
-      computedBody.compute(.delivery, node.delivered, body, isDuplicate)
+    ) { [computedBody] mode, previous in
+      computedBody.compute(mode, previous)
     }
     node.origin = .made("computed", file: file, line: line)
     computedBody.node = Unmanaged.passUnretained(node)
@@ -87,7 +92,7 @@ final class ComputedBody<Value>: @unchecked Sendable {
     }
     var value: Value?
     // Only a delivery holds the role that guards the mark.
-    if observation.track({ value = body() }), mode == .delivery { node.observableReads = .seen }
+    if track({ value = body() }), mode == .delivery { node.observableReads = .seen }
     return value.unsafelyUnwrapped
   }
 
@@ -112,10 +117,7 @@ final class ComputedBody<Value>: @unchecked Sendable {
   /// `.delivery` mode, relinks the node to what it read when that changed; returns `nil` for
   /// a value equal to `previous` when the value is `Equatable`.
   @inlinable
-  func compute(
-    _ mode: _ReadMode, _ previous: Value?, _ body: () -> Value,
-    _ isDuplicate: ((Value, Value) -> Bool)?
-  ) -> Value? {
+  func compute(_ mode: _ReadMode, _ previous: Value?) -> Value? {
     let computed = ThreadContext.withCurrent { context -> Value in
       node.unsafelyUnwrapped._withUnsafeGuaranteedRef { node in
         guard mode == .delivery else {
@@ -152,7 +154,7 @@ final class ComputedBody<Value>: @unchecked Sendable {
         }
       }
     }
-    if let previous, let isDuplicate, isDuplicate(previous, computed) { return nil }
+    if let previous, isDuplicate?(previous, computed) == true { return nil }
     return computed
   }
 }

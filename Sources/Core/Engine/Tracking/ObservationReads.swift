@@ -137,8 +137,11 @@ extension ThreadContext {
 
 /// The source a computed property depends on while its computation reads `@Observable`
 /// objects: each change Observation reports is a write to it (see `ObservableReads`).
+///
+/// Not final: a computed property's body (`ComputedBody`) is one, so that a computed property
+/// allocates one object for both.
 @usableFromInline
-final class ObservationTrigger: @unchecked Sendable {
+class ObservationTrigger: @unchecked Sendable {
   // Safe: the mutable fields are only touched while `lock` is held; the node is Sendable.
 
   /// The trigger's lock: one of the striped subscription locks, chosen by the trigger's address,
@@ -162,11 +165,11 @@ final class ObservationTrigger: @unchecked Sendable {
   /// source becomes a dependency of the tracked run, and their changes write it. Returns
   /// whether `body` read any.
   @usableFromInline
-  func track(_ body: () -> Void) -> Bool {
+  final func track(_ body: () -> Void) -> Bool {
     var didRead = false
     ObservableReads.track(body) {
       didRead = true
-      ThreadContext.current.computation.activeTracker?.record(node)
+      ThreadContext.current.computation.activeTracker?.record(source)
       let registration = register()
       return { [self] in fire(registration) }
     }
@@ -174,7 +177,7 @@ final class ObservationTrigger: @unchecked Sendable {
   }
 
   /// The trigger's source, made on first use.
-  var node: SourceNode<UInt64> {
+  final var source: SourceNode<UInt64> {
     let lock = lock
     lock.lock()
     if let made {
@@ -221,7 +224,7 @@ final class ObservationTrigger: @unchecked Sendable {
   }
 
   private func write() {
-    let node = node
-    node.write(node.currentValue() &+ 1, file: #fileID, line: #line)
+    let source = source
+    source.write(source.currentValue() &+ 1, file: #fileID, line: #line)
   }
 }
