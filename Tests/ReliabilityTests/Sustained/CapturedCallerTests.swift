@@ -38,7 +38,7 @@ struct CapturedCallerTests {
     arguments: Call.allCases)
   func aCallDeliversWhatWasQueuedBeforeItPlusABound(_ call: Call) {
     let relay = BehaviorRelay(0)
-    let domain = relay.asProperty().node.home
+    let node = relay.asProperty().node
     let probeThread = Atomic<UInt>(0)
     let deliveredOnProbe = Atomic<Int>(0)
     let sinkCalls = Atomic<Int>(0)
@@ -59,7 +59,7 @@ struct CapturedCallerTests {
         lastProducerValue.store(value, ordering: .relaxed)
       }
       lastValue.store(value, ordering: .relaxed)
-      if calls % 256 == 0 { peakQueue.record(Self.queueLength(of: domain)) }
+      if calls % 256 == 0 { peakQueue.record(Self.queueLength(of: node)) }
     }
     // Other subscribers, through a derived value too: delivering a write costs more than
     // handing it over, as in an application.
@@ -82,7 +82,7 @@ struct CapturedCallerTests {
       }
       probeThread.store(ThreadIdentity.current.raw, ordering: .releasing)
       for _ in 0..<Self.probeCalls where !producerDone.load(ordering: .acquiring) {
-        let queued = Self.queueLength(of: domain)
+        let queued = Self.queueLength(of: node)
         peakQueue.record(queued)
         let deliveredBefore = deliveredOnProbe.load(ordering: .relaxed)
         let start = Sustained.now()
@@ -126,9 +126,9 @@ struct CapturedCallerTests {
     for token in otherTokens { token.cancel() }
   }
 
-  /// The number of events waiting in `domain`'s hand-over queue.
-  static func queueLength(of domain: Domain) -> Int {
-    let root = domain.lockRoot()
+  /// The number of events waiting in the hand-over queue of `node`'s domain.
+  static func queueLength(of node: AnyNode) -> Int {
+    let root = node.home.lockRoot()
     defer { root.lock.unlock() }
     return root.queue.count
   }

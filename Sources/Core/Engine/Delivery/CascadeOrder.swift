@@ -100,7 +100,8 @@ extension Engine {
     _ = Domain.join(from: cascade, nodes)
     queue()
     let root = cascade.lockRoot()
-    root.queue.append(.task({ Domain.releaseSpan(from: cascade, nodes) }, depth: 0))
+    let sent = SendableDomain(domain: cascade)
+    root.queue.append(.task({ Domain.releaseSpan(from: sent.domain, nodes) }, depth: 0))
     root.lock.unlock()
   }
 

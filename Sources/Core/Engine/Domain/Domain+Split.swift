@@ -120,7 +120,7 @@ extension Domain {
       // sources never ties them to a third's domain merely because that one was the root.
       var survivor = firstRoot
       for root in roots where root.mergedCount > survivor.mergedCount { survivor = root }
-      let junction = roots.count > 1 && survivor.mergedCount == 0 ? Domain() : nil
+      let junction = roots.count > 1 && survivor.mergedCount == 0 ? Domain.make() : nil
       if let junction {
         // No other thread can know it yet: taking its lock while holding others is safe.
         junction.lock.lock()

@@ -34,95 +34,40 @@
 /// frees every domain and lock it used. (A root holds the domains whose edge fell to zero,
 /// `splitCandidates`, only until it cuts them off, which it does once quiet.)
 @usableFromInline
-package final class Domain: @unchecked Sendable {
-  // Safe: every mutable field is guarded by `lock`, except the ones documented as owned by the
-  // drainer role, which only the current drainer touches. The same rules make every access
-  // exclusive, so stored properties opt out of dynamic exclusivity checks
-  // (`@exclusivity(unchecked)`), which would otherwise dominate the write path's cost.
+package final class Domain: ManagedBuffer<DomainFields, UInt64> {
+  // Thread-safe, though not `Sendable` (see `SendableDomain`): every mutable field is guarded by
+  // `lock`, except the ones documented as owned by the drainer role, which only the current
+  // drainer touches.
   //
-  // Layout: a write reads or stores every field from `lock` to `hasCommitWork`, so those sit
-  // between fields a write never touches (`leadingPadding`, `forward`, `mergedCount`, and after
-  // them the fields of splitting and padding): at offsets 48 to 152 of a 200-byte object, each
+  // One allocation: the fields are the buffer's header (`DomainFields`), reached through a
+  // pointer (no dynamic exclusivity checks, which would dominate the write path's cost; the
+  // guarding rules above make every access exclusive), and the lock's primitive is in the
+  // buffer's elements, at a stable address, as it must be. A separate block for the primitive
+  // cost every relay an allocation and a free, about 190 instructions of its 2,290.
+  //
+  // Layout: a write reads or stores every field from `isForwarded` to `hasCommitWork`, and the
+  // lock's primitive after them, so those sit between fields a write never touches (the
+  // object's header and the fields of merging and splitting before them, and the elements'
+  // bytes after the primitive): from offset 64 of the object to 60 bytes before its end, each
   // 64-byte cache line a write touches lies inside the object wherever `malloc` puts it
-  // (16-byte aligned), and shares nothing with a neighbour. Without the padding, a neighbour
-  // that another thread writes on every write of its own (the next relay's sinks array, whose
+  // (16-byte aligned), and shares nothing with a neighbour. Without that, a neighbour that
+  // another thread writes on every write of its own (the next relay's sinks array, whose
   // reference count each delivery takes) sent the line back and forth, and two relays written
   // from two threads took longer than one thread writing both.
 
-  /// Padding, in the place of the `Lock` object the domain once held: it keeps the fields a write
-  /// touches at the offsets described above.
-  private let leadingPadding: UInt64 = 0
-  /// The domain this one was merged into. Written holding both this domain's lock and its root's
-  /// (a merge locks the two roots; a split, the root and then this domain): so either lock
-  /// guards a read, and under the root's lock every chain of its tree stands still.
-  @exclusivity(unchecked) @usableFromInline var forward: Domain? {
-    didSet { isForwarded = forward != nil }
+  /// How many 8-byte elements follow the fields: the lock's primitive in the first, a debug
+  /// build's record of its owner at `Lock.ownerWordOffset` bytes from it, and bytes enough
+  /// after it to keep its cache line inside the object (see above).
+  @usableFromInline static let elementCount = 8
+
+  /// Makes a domain with nothing in it yet.
+  @inlinable
+  package static func make() -> Domain {
+    let domain = unsafeDowncast(
+      Domain.create(minimumCapacity: elementCount) { _ in DomainFields() }, to: Domain.self)
+    Lock.Handle.initialize(domain.lockPrimitive)
+    return domain
   }
-  /// How many domains forward to this one, directly or not (the size of its tree, less one):
-  /// union by size keeps the forwarding chains short. A split subtracts what it cuts off; a
-  /// domain freed while it forwards (its nodes gone) stays counted, an overestimate that only
-  /// weighs the choice. Guarded by the root's lock.
-  @exclusivity(unchecked) var mergedCount = 0
-  /// Derived nodes that have catching-up records (see `ValueNode.catchingUp`), checked at the
-  /// end of every delivery's commit: a record is caught up by the delivery of the writes it
-  /// waits for, and a node that delivery did not change (a `removeDuplicates`, a switch to an
-  /// equal value) does not commit, so it would keep the record, and take the next change for
-  /// the repeat of its subscriber's first value. Guarded by `lock`.
-  ///
-  /// Kept here, before the fields a write touches, whose first it keeps off the first cache
-  /// line the object may share (see above); `hasCommitWork` is what a write tests.
-  @exclusivity(unchecked) @usableFromInline var catchingUpNodes: [AnyNode] = [] {
-    didSet { hasCommitWork = !catchingUpNodes.isEmpty || !splitCandidates.isEmpty }
-  }
-
-  /// The domain's lock, a primitive in a block of its own (see `Lock`), made with the domain and
-  /// freed by its `deinit`.
-  @usableFromInline let lock: Lock.Handle
-  /// Whether `forward` is set: the hot paths test this flag, which costs no reference counting
-  /// where testing the optional reference may retain it. Guarded by `lock`.
-  @exclusivity(unchecked) @usableFromInline var isForwarded = false
-  /// How many writes this domain (and every domain merged into it) has taken; a new derived
-  /// node compares it at creation and at attachment to know whether its first value is stale.
-  /// Guarded by `lock`.
-  @exclusivity(unchecked) @usableFromInline var writeCount: UInt64 = 0
-  /// Source writes whose effect on derived nodes has not been committed yet; while non-zero,
-  /// derived values are read by pulling from the sources. Guarded by `lock`.
-  @exclusivity(unchecked) @usableFromInline var unsettled = 0
-  /// Changes waiting for the drainer, first in, first out; guarded by `lock`.
-  @exclusivity(unchecked) @usableFromInline var queue = RingBuffer<QueuedChange>()
-  /// The drainer role: who delivers, who waits for a turn (see "Bounded waits" above), whether
-  /// the drainer is closing (see `DrainerRole`). Guarded by `lock`.
-  @exclusivity(unchecked) @usableFromInline var role = DrainerRole()
-  /// Whether `catchingUpNodes` or `splitCandidates` has entries: the one flag every commit
-  /// tests for both, among the fields a write touches (a byte that the padding after it
-  /// already had room for). Guarded by `lock`.
-  @exclusivity(unchecked) @usableFromInline var hasCommitWork = false
-
-  // The fields of splitting (see `Domain+Split.swift`), in what was padding: a write never
-  // touches them, and they are written only by joins, releases and splits, under the lock.
-
-  /// For a domain that forwards: how many nodes' links cross the edge to `forward` (their span,
-  /// see `Domain.join`). Guarded by the root's lock.
-  @exclusivity(unchecked) var joinCount = 0
-  /// The walk over spans that last visited this domain (see `Domain.countSpan`), so that a
-  /// node whose links share an edge counts it once. Guarded by the root's lock.
-  @exclusivity(unchecked) var spanMark: UInt64 = 0
-  /// For a root: domains of its tree whose edge no link crosses any more, to be cut off once
-  /// the root is quiet (`splitZeroEdges`). Guarded by `lock`.
-  @exclusivity(unchecked) var splitCandidates: [Domain] = [] {
-    didSet { hasCommitWork = !catchingUpNodes.isEmpty || !splitCandidates.isEmpty }
-  }
-  /// Keeps the fields above off the last cache line the object may share (see above).
-  private let trailingPadding: (UInt64, UInt64, UInt64) = (0, 0, 0)
-
-  #if DEBUG
-    /// The domains that forward to this one directly, and the spans whose top this is, so
-    /// that the debug checks can count every edge's links (`checkJoinCounts`). Root's lock.
-    var debugChildren: [ObjectIdentifier: ChildDomain] = [:]
-    var debugSpans: [[UInt]: (members: [Unmanaged<Domain>], count: Int)] = [:]
-  #endif
-
-  @usableFromInline package init() { lock = .make() }
 
   deinit {
     #if DEBUG
@@ -132,12 +77,123 @@ package final class Domain: @unchecked Sendable {
       FreedDomains.shared.recordFreed(
         forward == nil ? nil : debugSerial, listing: debugChildren.values.map(\.serial))
     #endif
-    lock.destroy()
+    Lock.Handle(primitive: lockPrimitive).deinitialize()
+  }
+
+  /// The fields, for the accessors below.
+  @inlinable @inline(__always)
+  var fields: UnsafeMutablePointer<DomainFields> { withUnsafeMutablePointerToHeader { $0 } }
+
+  /// Where the lock's primitive is.
+  @inlinable @inline(__always)
+  var lockPrimitive: UnsafeMutablePointer<Lock.Handle.Primitive> {
+    UnsafeMutableRawPointer(withUnsafeMutablePointerToElements { $0 })
+      .assumingMemoryBound(to: Lock.Handle.Primitive.self)
+  }
+
+  /// The domain's lock, whose primitive lives in the domain itself (see above).
+  @inlinable @inline(__always)
+  var lock: Lock.Handle { Lock.Handle(primitive: lockPrimitive) }
+
+  /// The domain this one was merged into. Written holding both this domain's lock and its root's
+  /// (a merge locks the two roots; a split, the root and then this domain): so either lock
+  /// guards a read, and under the root's lock every chain of its tree stands still.
+  @inlinable var forward: Domain? {
+    get { fields.pointee.forward }
+    set {
+      fields.pointee.forward = newValue
+      fields.pointee.isForwarded = newValue != nil
+    }
+  }
+  /// How many domains forward to this one, directly or not (the size of its tree, less one):
+  /// union by size keeps the forwarding chains short. A split subtracts what it cuts off; a
+  /// domain freed while it forwards (its nodes gone) stays counted, an overestimate that only
+  /// weighs the choice. Guarded by the root's lock.
+  var mergedCount: Int {
+    get { fields.pointee.mergedCount }
+    set { fields.pointee.mergedCount = newValue }
+  }
+  /// Derived nodes that have catching-up records (see `ValueNode.catchingUp`), checked at the
+  /// end of every delivery's commit: a record is caught up by the delivery of the writes it
+  /// waits for, and a node that delivery did not change (a `removeDuplicates`, a switch to an
+  /// equal value) does not commit, so it would keep the record, and take the next change for
+  /// the repeat of its subscriber's first value. Guarded by `lock`.
+  @inlinable var catchingUpNodes: [AnyNode] {
+    _read { yield fields.pointee.catchingUpNodes }
+    _modify {
+      yield &fields.pointee.catchingUpNodes
+      fields.pointee.updateHasCommitWork()
+    }
+  }
+  /// Whether `forward` is set: the hot paths test this flag, which costs no reference counting
+  /// where testing the optional reference may retain it. Guarded by `lock`.
+  @inlinable var isForwarded: Bool { fields.pointee.isForwarded }
+  /// How many writes this domain (and every domain merged into it) has taken; a new derived
+  /// node compares it at creation and at attachment to know whether its first value is stale.
+  /// Guarded by `lock`.
+  @inlinable var writeCount: UInt64 {
+    get { fields.pointee.writeCount }
+    set { fields.pointee.writeCount = newValue }
+  }
+  /// Source writes whose effect on derived nodes has not been committed yet; while non-zero,
+  /// derived values are read by pulling from the sources. Guarded by `lock`.
+  @inlinable var unsettled: Int {
+    get { fields.pointee.unsettled }
+    set { fields.pointee.unsettled = newValue }
+  }
+  /// Changes waiting for the drainer, first in, first out; guarded by `lock`.
+  @inlinable var queue: RingBuffer<QueuedChange> {
+    _read { yield fields.pointee.queue }
+    _modify { yield &fields.pointee.queue }
+  }
+  /// The drainer role: who delivers, who waits for a turn (see "Bounded waits" above), whether
+  /// the drainer is closing (see `DrainerRole`). Guarded by `lock`.
+  @inlinable var role: DrainerRole {
+    _read { yield fields.pointee.role }
+    _modify { yield &fields.pointee.role }
+  }
+  /// Whether `catchingUpNodes` or `splitCandidates` has entries: the one flag every commit
+  /// tests for both. Guarded by `lock`.
+  @inlinable var hasCommitWork: Bool { fields.pointee.hasCommitWork }
+
+  // The fields of splitting (see `Domain+Split.swift`): a write never touches them, and they
+  // are written only by joins, releases and splits, under the lock.
+
+  /// For a domain that forwards: how many nodes' links cross the edge to `forward` (their span,
+  /// see `Domain.join`). Guarded by the root's lock.
+  var joinCount: Int {
+    get { fields.pointee.joinCount }
+    set { fields.pointee.joinCount = newValue }
+  }
+  /// The walk over spans that last visited this domain (see `Domain.countSpan`), so that a
+  /// node whose links share an edge counts it once. Guarded by the root's lock.
+  var spanMark: UInt64 {
+    get { fields.pointee.spanMark }
+    set { fields.pointee.spanMark = newValue }
+  }
+  /// For a root: domains of its tree whose edge no link crosses any more, to be cut off once
+  /// the root is quiet (`splitZeroEdges`). Guarded by `lock`.
+  var splitCandidates: [Domain] {
+    _read { yield fields.pointee.splitCandidates }
+    _modify {
+      yield &fields.pointee.splitCandidates
+      fields.pointee.updateHasCommitWork()
+    }
   }
 
   #if DEBUG
+    /// The domains that forward to this one directly, and the spans whose top this is, so
+    /// that the debug checks can count every edge's links (`checkJoinCounts`). Root's lock.
+    var debugChildren: [ObjectIdentifier: ChildDomain] {
+      _read { yield fields.pointee.debugChildren }
+      _modify { yield &fields.pointee.debugChildren }
+    }
+    var debugSpans: [[UInt]: (members: [Unmanaged<Domain>], count: Int)] {
+      _read { yield fields.pointee.debugSpans }
+      _modify { yield &fields.pointee.debugSpans }
+    }
     /// This domain in the debug lists of children (see `ChildDomain`).
-    let debugSerial = FreedDomains.shared.nextSerial()
+    var debugSerial: UInt64 { fields.pointee.debugSerial }
   #endif
 
   /// Locks the root of this domain and returns it; the caller unlocks `root.lock`.
@@ -284,6 +340,45 @@ package final class Domain: @unchecked Sendable {
         """)
     }
     return depth
+  }
+}
+
+/// A domain for a `@Sendable` closure to capture. `Domain` is thread-safe (its guarding rules
+/// say how), but as a `ManagedBuffer`, which the standard library marks never `Sendable`, it
+/// cannot say so itself.
+struct SendableDomain: @unchecked Sendable {
+  // Safe: see `Domain`'s guarding rules.
+  let domain: Domain
+}
+
+/// A domain's fields, in the order of its layout (see `Domain`): those a write never touches
+/// first, then those every write does. Guarded as `Domain`'s accessors say.
+@usableFromInline
+package struct DomainFields {
+  #if DEBUG
+    var debugChildren: [ObjectIdentifier: ChildDomain] = [:]
+    var debugSpans: [[UInt]: (members: [Unmanaged<Domain>], count: Int)] = [:]
+    let debugSerial = FreedDomains.shared.nextSerial()
+  #endif
+  @usableFromInline var forward: Domain?
+  var mergedCount = 0
+  @usableFromInline var catchingUpNodes: [AnyNode] = []
+  var joinCount = 0
+  var spanMark: UInt64 = 0
+  @usableFromInline var splitCandidates: [Domain] = []
+  // What every write touches, from offset 64 of the object.
+  @usableFromInline var isForwarded = false
+  @usableFromInline var writeCount: UInt64 = 0
+  @usableFromInline var unsettled = 0
+  @usableFromInline var queue = RingBuffer<QueuedChange>()
+  @usableFromInline var role = DrainerRole()
+  @usableFromInline var hasCommitWork = false
+
+  @usableFromInline init() {}
+
+  @inlinable
+  mutating func updateHasCommitWork() {
+    hasCommitWork = !catchingUpNodes.isEmpty || !splitCandidates.isEmpty
   }
 }
 

@@ -26,7 +26,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     latest = value
     stagePendingStep = { $0.stageOldestPending() }
     super.init(
-      home: Domain(), value: value, isSource: true, steps: Self.steps(recompute: { _ in false }))
+      home: Domain.make(), value: value, isSource: true, steps: Self.steps(recompute: { _ in false }))
     self.origin = origin
   }
 
@@ -37,7 +37,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     latest = nil
     stagePendingStep = { $0.stageOldestPending() }
     super.init(
-      home: Domain(), value: nil, isSource: true, carriesEvents: true,
+      home: Domain.make(), value: nil, isSource: true, carriesEvents: true,
       steps: Self.eventSteps(recompute: { _ in false }))
     self.origin = origin
   }

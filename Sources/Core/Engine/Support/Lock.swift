@@ -102,34 +102,47 @@ package final class Lock: @unchecked Sendable {
     /// calls `destroy()` once nothing can use it any more.
     package static func make() -> Handle {
       // `malloc` itself: `UnsafeMutableRawPointer.allocate` of any alignment goes through the
-      // runtime's aligned path (`posix_memalign`), about 60 instructions more on every relay made.
+      // runtime's aligned path (`posix_memalign`), about 60 instructions more on every lock made.
       guard let block = malloc(Lock.blockSize) else {
         fatalError("Out of memory: a lock's \(Lock.blockSize) bytes could not be allocated")
       }
-      let handle = Handle(
-        primitive: (block + Lock.primitiveOffset).bindMemory(to: Primitive.self, capacity: 1))
+      let primitive = (block + Lock.primitiveOffset).bindMemory(to: Primitive.self, capacity: 1)
+      initialize(primitive)
+      return Handle(primitive: primitive)
+    }
+
+    /// Initializes a primitive in memory its owner keeps at a stable address, with at least
+    /// `Lock.ownerWordOffset + 8` bytes from `primitive` on (a domain's elements, see `Domain`);
+    /// the owner calls `deinitialize()` once nothing can use it any more.
+    @usableFromInline
+    static func initialize(_ primitive: UnsafeMutablePointer<Primitive>) {
       #if canImport(Darwin)
-        handle.primitive.initialize(to: os_unfair_lock())
+        primitive.initialize(to: os_unfair_lock())
       #elseif canImport(InvalidatingPrimitives)
-        handle.primitive.initialize(to: 0)
+        primitive.initialize(to: 0)
       #else
-        handle.primitive.initialize(to: pthread_mutex_t())
-        let result = pthread_mutex_init(handle.primitive, nil)
+        primitive.initialize(to: pthread_mutex_t())
+        let result = pthread_mutex_init(primitive, nil)
         if result != 0 { fatalError("pthread_mutex_init failed with \(result)") }
       #endif
       #if DEBUG
-        handle.ownerWord.initialize(to: 0)
+        Handle(primitive: primitive).ownerWord.initialize(to: 0)
       #endif
-      return handle
     }
 
     /// Frees the primitive made by `make()`. Call once, when no thread can use it.
     package func destroy() {
+      deinitialize()
+      free(UnsafeMutableRawPointer(primitive) - Lock.primitiveOffset)
+    }
+
+    /// Ends the primitive initialized by `initialize(_:)`, leaving its memory to its owner.
+    /// Call once, when no thread can use it.
+    func deinitialize() {
       #if !canImport(Darwin) && !canImport(InvalidatingPrimitives)
         pthread_mutex_destroy(primitive)
       #endif
       primitive.deinitialize(count: 1)
-      free(UnsafeMutableRawPointer(primitive) - Lock.primitiveOffset)
     }
 
     @inlinable @inline(__always)

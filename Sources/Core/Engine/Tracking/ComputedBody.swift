@@ -180,7 +180,7 @@ extension ThreadContext {
         inputs = tracker.recorded
         // Merged with the node's span counted (see `Domain.join`): the node, made next, holds
         // it.
-        let domain = inputs.isEmpty ? Domain() : Domain.join(from: nil, inputs)
+        let domain = inputs.isEmpty ? Domain.make() : Domain.join(from: nil, inputs)
         stamp = domain.writeStamp()
         if tracker.newDependencyChangedSinceRead() || !computation.pulledValueIsCacheable {
           stamp.settled = false
