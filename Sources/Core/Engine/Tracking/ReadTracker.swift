@@ -29,8 +29,15 @@ package final class ReadTracker {
   @exclusivity(unchecked) @usableFromInline var inOrder = true
   /// The dependencies recorded once a read left the expected order; `expected`'s prefix first.
   @exclusivity(unchecked) package var recorded: ContiguousArray<AnyNode> = []
-  /// The identities in `recorded`, once it is long enough for a linear search to cost more.
-  @exclusivity(unchecked) var recordedSet: Set<ObjectIdentifier> = []
+  /// The places in `recorded` by identity, once it is long enough for a linear search to cost
+  /// more.
+  @exclusivity(unchecked) var recordedIndex: [ObjectIdentifier: Int] = [:]
+  /// For each entry of `recorded`, in a delivered run only: whether the run reads it at its value
+  /// being delivered (1: it is of the delivered domain; see `recordUnexpected(_:)`), or not
+  /// (0), or not asked yet (-1). A node read again gets the answer its first read got, with
+  /// no lock taken: `unstable`'s computation reads two nodes twenty times each, and asking
+  /// every time was half of what its delivery cost.
+  @exclusivity(unchecked) var readsDelivered: ContiguousArray<Int8> = []
   /// What a newly recorded dependency had taken when it was read (see `AnyNode.version`):
   /// whoever attaches the run's owner to it compares, and recomputes or invalidates when a
   /// write landed between the read and the attachment.
@@ -110,8 +117,9 @@ package final class ReadTracker {
     expectedCount = 0
     if !expectedStorage.isEmpty { expectedStorage = [] }
     if !recorded.isEmpty { recorded.removeAll(keepingCapacity: true) }
+    if !readsDelivered.isEmpty { readsDelivered.removeAll(keepingCapacity: true) }
     if !versions.isEmpty { versions.removeAll(keepingCapacity: true) }
-    if !recordedSet.isEmpty { recordedSet.removeAll(keepingCapacity: true) }
+    if !recordedIndex.isEmpty { recordedIndex.removeAll(keepingCapacity: true) }
   }
 
   /// Whether the run needs `clear()`: it read something unexpected or stopped early, or
@@ -167,14 +175,22 @@ package final class ReadTracker {
   /// at its value being delivered (it is of the delivered domain).
   @usableFromInline
   func recordUnexpected(_ node: AnyNode) -> Bool {
-    let isNew = record(unordered: node)
-    if mode == .delivery, let isSuspended = suspendedIfInDeliveredDomain(node) {
+    let (index, isNew) = record(unordered: node)
+    guard mode == .delivery else {
+      if isNew { versions.append((node, node.version)) }
+      return false
+    }
+    // Read again: as the first read (which attached it, if it had to).
+    if readsDelivered[index] >= 0 { return readsDelivered[index] == 1 }
+    if let isSuspended = suspendedIfInDeliveredDomain(node) {
       // A suspended node of the delivered domain becomes a dependency of a node that is
       // delivered to: attach it now (the delivery holds the role), computed from what its
       // inputs deliver, rather than when the run's owner is relinked to it.
       if isSuspended { Engine.resume(node) }
+      readsDelivered[index] = 1
       return true
     }
+    readsDelivered[index] = 0
     if isNew { versions.append((node, node.version)) }
     return false
   }
@@ -182,37 +198,43 @@ package final class ReadTracker {
   /// Records a read of `node` whose value the caller has (an invalidating property's storage).
   package func record(_ node: AnyNode) {
     if matchesExpected(node) { return }
-    if record(unordered: node) { versions.append((node, node.version)) }
+    if record(unordered: node).isNew { versions.append((node, node.version)) }
   }
 
-  /// Records `node` after the reads left the expected order; returns whether it is new.
-  private func record(unordered node: AnyNode) -> Bool {
+  /// Records `node` after the reads left the expected order; returns its place in `recorded`
+  /// and whether it is new.
+  private func record(unordered node: AnyNode) -> (index: Int, isNew: Bool) {
     if inOrder { leaveOrder() }
-    let id = ObjectIdentifier(node)
     if recorded.count < 16 {
-      if recorded.contains(where: { $0 === node }) { return false }
+      if let index = recorded.firstIndex(where: { $0 === node }) { return (index, false) }
     } else {
-      if recordedSet.isEmpty {
-        for earlier in recorded { recordedSet.insert(ObjectIdentifier(earlier)) }
+      if recordedIndex.isEmpty {
+        for (index, earlier) in recorded.enumerated() {
+          recordedIndex[ObjectIdentifier(earlier)] = index
+        }
       }
-      guard recordedSet.insert(id).inserted else { return false }
+      if let index = recordedIndex[ObjectIdentifier(node)] { return (index, false) }
+      recordedIndex[ObjectIdentifier(node)] = recorded.count
     }
     recorded.append(node)
+    if mode == .delivery { readsDelivered.append(-1) }
     // A source holds no handle (it is never detached): left out, so that a run over relays
     // has nothing to release once its owner is linked.
     if !node.isSource {
       node.retainHandle()
       held.append(node)
     }
-    return true
+    return (recorded.count - 1, true)
   }
 
   /// Records that the reads left the expected order: what they matched so far becomes the
-  /// start of `recorded`.
+  /// start of `recorded`. In a delivered run those are the owner's inputs, of the delivered
+  /// domain, read at their values being delivered.
   func leaveOrder() {
     inOrder = false
     for index in 0..<matched {
       recorded.append(expectedElements.unsafelyUnwrapped[index].takeUnretainedValue())
+      if mode == .delivery { readsDelivered.append(1) }
     }
   }
 
