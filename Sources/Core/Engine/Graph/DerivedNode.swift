@@ -228,11 +228,41 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// reads while writes wait for delivery: each stale node is computed once per stamp, not once
   /// per read. Lock.
   ///
-  /// An optional, though a generic class's fields are destroyed by generic code, where this one
-  /// looks up `Optional<Value>`'s metadata (about 370 instructions of every derived node's
-  /// release): a plain `Value` holding the first value until a pull would keep that value
-  /// alive for as long as the node, however often its delivered value changed since.
-  @exclusivity(unchecked) @usableFromInline final var pulled: Value?
+  /// Kept in `pulledStorage`, an array of at most one element: a generic class's fields are
+  /// destroyed by generic code, where an optional `Value` looked up `Optional<Value>`'s metadata
+  /// (about 330 instructions of every derived node's release), and an array is one reference
+  /// whatever its element; a plain `Value` holding the first value until a pull would keep that
+  /// value alive for as long as the node, however often its delivered value changed since. A
+  /// node never read on demand (most `map`s) allocates nothing for it.
+  ///
+  /// A computed property's first value is cached as its delivered value (`PullCache.isDelivered`)
+  /// rather than copied here: nothing to allocate, and once deliveries replace it, nothing
+  /// keeps it alive.
+  @inlinable final var pulled: Value? {
+    pullCache.isDelivered ? delivered : pulledAddress?.pointee
+  }
+  /// Holds the pulled value's one element once there is one (see `pulled`). Lock.
+  @exclusivity(unchecked) @usableFromInline final var pulledStorage: ContiguousArray<Value> = []
+  /// Where `pulledStorage` keeps its element: reads and replacements go through it, with none
+  /// of the array's checks (the array is never shared, and never grows once it has it). Lock.
+  @exclusivity(unchecked) @usableFromInline final var pulledAddress: UnsafeMutablePointer<Value>?
+
+  /// Caches `value` as the pulled value, leaving the one it replaces, if any, in `value`, for
+  /// the caller to release outside the lock. Lock.
+  @inlinable
+  final func swapPulled(_ value: inout Value?) {
+    guard var replacing = value else { return }
+    pullCache.isDelivered = false
+    if let address = pulledAddress {
+      swap(&address.pointee, &replacing)
+      value = replacing
+      return
+    }
+    pulledStorage.append(replacing)
+    pulledAddress = pulledStorage.withUnsafeMutableBufferPointer { $0.baseAddress }
+    value = nil
+  }
+
   /// `pullOneSpecialized(at:_:)`, made where the value type is known.
   @usableFromInline let pullStep: @Sendable (AnyNode, UInt64, ThreadContext) -> Void
 
@@ -322,7 +352,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // must not replace what a pull at a newer one cached, which a reader that wrote in
     // between is about to return (it reads its own write there). Stamps only grow.
     if stamp >= pullCache.stamp {
-      swap(&pulled, &value)
+      swapPulled(&value)
       // A computed property that read inputs it is not linked to yet (writes to them do not
       // move this domain's stamp) is computed again at the next read.
       pullCache.hasValue = cacheable

@@ -119,6 +119,11 @@ extension AnyNode {
     @usableFromInline var inPull: UInt64 = 0
     /// The identity of the last pull that visited the node (see `Engine.pullInOrder`).
     var mark: UInt64 = 0
+    /// Whether the pulled value is the node's delivered value (see `DerivedNode.pulled`): a
+    /// computed property's first value, cached at its creation stamp, until a pull replaces
+    /// it. While its stamp is current the delivered value is that first value: it changes
+    /// only with a write's delivery or a refresh after one, which move the stamp.
+    @usableFromInline var isDelivered = false
     @inlinable init() {}
   }
 

@@ -57,7 +57,7 @@ final class ComputedBody<Value>: ObservationTrigger, @unchecked Sendable {
       node.suspension.writes = start.stamp.writes
       node.suspension.settled = start.stamp.settled
       if start.stamp.settled {
-        node.pulled = initial
+        node.pullCache.isDelivered = true
         node.pullCache.hasValue = true
         node.pullCache.stamp = start.stamp.writes
       }
