@@ -1,0 +1,36 @@
+import Invalidating
+import InvalidatingTestSupport
+import Testing
+
+@testable import InvalidatingCore
+
+/// Defects the model-based random programs found on seeds outside CI's range (issue 26),
+/// each as a plain program on the public API. Each failed before its fix; the comment of each
+/// test says how.
+@Suite("Defects found by the model-based programs")
+struct ModelSeedDefectsTests {
+  @Test("A filter made in a batch over a computed property starts from the delivered state")
+  func filterMadeInBatchStartsFromTheDeliveredState() {
+    // `outer`, unobserved, was linked to `selector` only (its first run took the `-1` branch);
+    // the flip makes it read `inner`, of another domain, unobserved too. The filter made inside
+    // the batch attaches `outer`, computed from what its inputs delivered: `inner` as `b`
+    // delivered it, 1, not with the batch's write, 6, which the batch's end delivers. Read
+    // through the pull `inner` gave 6, so `outer` was attached at 6 while `b` had delivered 1,
+    // the filter refreshed from that (excluded: it kept -7), and the batch's end changed
+    // nothing: [-7, -7] before, [1, 1] after.
+    let selector = BehaviorRelay(4)
+    let b = BehaviorRelay(1)
+    let inner = Property { b.value }
+    let outer = Property { selector.value % 2 == 0 ? -1 : inner.value }
+    selector.accept(1)
+    var reads: [Int] = []
+    let filtered = batch {
+      b.accept(6)
+      let filtered = outer.filter(initial: -7) { $0 % 3 != 0 }
+      reads.append(filtered.value)
+      return filtered
+    }
+    reads.append(filtered.value)
+    #expect(reads == [1, 1])
+  }
+}
