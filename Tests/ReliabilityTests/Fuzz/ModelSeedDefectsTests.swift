@@ -33,4 +33,25 @@ struct ModelSeedDefectsTests {
     reads.append(filtered.value)
     #expect(reads == [1, 1])
   }
+
+  @Test("A computed property whose branch flipped while unobserved follows it once observed")
+  func resumedAfterItsOldInputCompletedFollowsItsNewOne() {
+    // `p`, unobserved, is linked to `flag` only (its first run took the `-1` branch); `flag`
+    // flips, then its relay goes away, completing it. The subscriber attaches `p`, computed
+    // again from what its inputs delivered, which relinks it to `flag` and `input`; but the
+    // attachment decided whether `p` completes from the inputs it had before that, all
+    // completed: `p` completed, and `input`'s write never reached the sink: [1] before,
+    // [1, 5] after.
+    var flagRelay: BehaviorRelay<Int>? = BehaviorRelay(0)
+    let flag = flagRelay!.asProperty()
+    let input = BehaviorRelay(1)
+    let p = Property { flag.value % 2 == 0 ? -1 : input.value }
+    flagRelay!.accept(1)
+    flagRelay = nil
+    let seen = Recorder<Int>()
+    let token = p.subscribe { seen.record($0) }
+    input.accept(5)
+    #expect(seen.values == [1, 5])
+    token.cancel()
+  }
 }
