@@ -54,4 +54,52 @@ struct ModelSeedDefectsTests {
     #expect(seen.values == [1, 5])
     token.cancel()
   }
+
+  @Test("A subscriber made in a batch is not given its first value again for a relay it never read")
+  func firstValueIsNotRepeatedForARelayItNeverRead() {
+    // `p` is linked to `flag` and `inner` (its delivered branch). In the batch, `selector`
+    // moves `inner` to `b`, and `flag` flips `p` to read `selector` alone. The first value, 1,
+    // is pulled with the stale inputs first: `inner` was computed too, reading `b`, which the
+    // record listed though `p` did not read `inner`; the batch then wrote `b`, and its end,
+    // which brings exactly the first value's state, was not taken for its repeat: [1, 1]
+    // before, [1] after.
+    let flag = BehaviorRelay(0)
+    let selector = BehaviorRelay(0)
+    let a = BehaviorRelay(10)
+    let b = BehaviorRelay(20)
+    let inner = selector.asProperty().flatMapLatest { $0 == 0 ? a.asProperty() : b.asProperty() }
+    let p = Property { flag.value % 2 == 0 ? inner.value : selector.value }
+    let seen = Recorder<Int>()
+    var token: SubscriptionToken?
+    batch {
+      selector.accept(1)
+      flag.accept(1)
+      token = p.subscribe { seen.record($0) }
+      b.accept(21)
+    }
+    #expect(seen.values == [1])
+    token?.cancel()
+  }
+
+  @Test("A subscriber made in a batch is not given its first value again for another domain's map")
+  func firstValueIsNotRepeatedForAnotherDomainsMap() {
+    // `p` reads `flag` alone until the batch flips it to read `doubled`, a map of another
+    // domain, which the batch's write to `a` makes 14. The first value is 14, pulled from that
+    // write; the record listed `doubled` with its change count, which the batch's end moves
+    // when it delivers that same write, so that delivery, exactly the first value's state,
+    // was not taken for its repeat: [14, 14] before, [14] after.
+    let a = BehaviorRelay(5)
+    let doubled = a.asProperty().map { $0 * 2 }
+    let flag = BehaviorRelay(2)
+    let p = Property { flag.value % 2 == 0 ? flag.value : doubled.value }
+    let seen = Recorder<Int>()
+    var token: SubscriptionToken?
+    batch {
+      a.accept(7)
+      flag.accept(3)
+      token = p.subscribe { seen.record($0) }
+    }
+    #expect(seen.values == [14])
+    token?.cancel()
+  }
 }
