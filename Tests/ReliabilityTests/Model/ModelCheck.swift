@@ -349,7 +349,8 @@ final class ModelCheck {
   /// Rule 13: a computed property is followed (attached) exactly while something observes it.
   private func checkSuspension(live: Set<NodeID>, after step: Step) throws {
     let observed = model.observedNodes(live: live)
-    // (One that reads nothing is a constant: complete at once, never suspended.)
+    // (A constant, one that can never change, may be complete: never suspended. One that
+    // reads nothing is complete at once.)
     let constant = model.constantNodes()
     for id in model.order
     where model.nodes[id]!.kind?.formula != nil && !constant.contains(id) && live.contains(id) {

@@ -162,18 +162,22 @@ final class ReferenceModel {
   func isHeld(_ id: NodeID) -> Bool { nodes[id]?.isHeld ?? false }
 
   /// The nodes that can never change: released views, computed properties whose runs read
-  /// only constants (or nothing), and derived nodes all of whose inputs are constant, which
-  /// the engine completes (once attached, for a computed property) and never suspends.
+  /// only constants (or nothing), `switchLatest`s whose selector and the input it selects are
+  /// constant, and derived nodes all of whose inputs are constant. The engine completes a node
+  /// once every input it follows has completed (once attached, for a computed property), and
+  /// never suspends it after that.
+  ///
+  /// A `switchLatest` follows its selector and the input selected, not its other candidates:
+  /// with a constant selector it never switches, so its other candidates, live or not, never
+  /// reach it (a `flatMapLatest` is linked to those two only, and completes with them).
   func constantNodes() -> Set<NodeID> {
     var constant: Set<NodeID> = []
     // In creation order, inputs first.
     for id in order {
       let node = nodes[id]!
       let isConstant: Bool
-      if let kind = node.kind {
-        isConstant =
-          kind.formula.map { $0.reads { nodes[$0]!.value }.allSatisfy(constant.contains) }
-          ?? node.inputs.allSatisfy(constant.contains)
+      if node.kind != nil {
+        isConstant = reads(of: id) { nodes[$0]!.value }.allSatisfy(constant.contains)
       } else {
         isConstant = views.contains(id) && !node.isHeld
       }

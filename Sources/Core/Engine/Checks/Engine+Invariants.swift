@@ -108,6 +108,9 @@
         for input in node.inputs {
           check(reachesRoot(input.home, root), "an input in another domain than its node")
           check(node.rank > input.rank, "rank \(node.rank) not above its input's \(input.rank)")
+          // A node completes once every input it follows has (never from inputs it followed
+          // before a relink): it is never computed again.
+          check(!node.isCompleted || input.isCompleted, "a completed node over a live input")
           checkLink(of: node, to: input)
         }
       }

@@ -283,10 +283,10 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       return value
     }
     if let value = pulled {
-      // A first value noting its reads computes this domain's values again, each once (see
+      // A first value noting its reads computes values again, each once (see
       // `SourceReadLog`).
       if pullCache.hasValue && isPulledValueCurrent(in: root)
-        && !ThreadContext.withCurrent({ $0.recomputesForSourceReads(self, in: root) })
+        && !ThreadContext.withCurrent({ $0.recomputesForSourceReads(self) })
       {
         root.lock.unlock()
         return value
@@ -330,7 +330,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     if _slowPath(
       (pullCache.inPull != 0 && pullCache.inPull == context.computation.outermostPull)
         || (pullCache.hasValue && pullCache.stamp == stamp
-          && !context.recomputesForSourceReads(self, in: root))
+          && !context.recomputesForSourceReads(self))
     ) {
       root.lock.unlock()
       return

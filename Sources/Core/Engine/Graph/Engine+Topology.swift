@@ -43,14 +43,21 @@ extension Engine {
   /// The end of attaching or resuming `node`, entered holding `root`'s lock with its links
   /// made: marks it refreshing if `needsRefresh` (until it is computed again, reads compute it
   /// on demand, see `Linkage.refreshing`), unlocks, computes it again if so, and completes it
-  /// if every input has. Role.
+  /// if every input it then has has completed. Role.
   private static func finishLinking(
     _ node: AnyNode, unlocking root: Domain, refresh needsRefresh: Bool, inputsCompleted: Bool
   ) {
     node.isRefreshing = needsRefresh
     root.lock.unlock()
-    if needsRefresh { node.refresh() }
-    if inputsCompleted { complete(node) }
+    var completes = inputsCompleted
+    if needsRefresh {
+      node.refresh()
+      // The refresh may have relinked the node (a computed property whose branch flipped
+      // while it was suspended, a `flatMapLatest` catching up): the inputs it linked to before
+      // say nothing of the ones it follows now.
+      completes = node.inputsCompletedLocked
+    }
+    if completes { complete(node) }
     #if DEBUG
       checkLocalInvariants(of: node)
     #endif
@@ -212,6 +219,15 @@ extension Engine {
 }
 
 extension AnyNode {
+  /// Whether every input has completed, read under the lock.
+  final var inputsCompletedLocked: Bool {
+    withRootLocked { root in
+      let completed = inputs.allSatisfy(\.isCompleted)
+      root.lock.unlock()
+      return completed
+    }
+  }
+
   /// `isCompleted`, read under the lock.
   package final var isCompletedLocked: Bool {
     withRootLocked { root in

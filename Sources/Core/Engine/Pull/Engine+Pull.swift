@@ -31,9 +31,9 @@ extension Engine {
           defer { root.lock.unlock() }
           guard input.pullCache.mark != pull else { return nil }
           input.pullCache.mark = pull
-          // A first value noting its reads computes its domain's values again, each once (see
+          // A first value noting its reads computes values again, each once (see
           // `SourceReadLog`).
-          return input.isPullCurrent(root) && !context.recomputesForSourceReads(input, in: root)
+          return input.isPullCurrent(root) && !context.recomputesForSourceReads(input)
             ? nil : input.inputs
         }
       }

@@ -160,45 +160,83 @@ struct SourceRead {
 /// the node's links follow the branches its delivered value took. Its catching-up record lists
 /// the sources it read beyond those links too, so that no delivery older than it in any of
 /// them reaches the subscriber.
+///
+/// Only what the value was computed from counts: each read is noted with the node whose
+/// computation made it, and so is each read of a derived node, and the record takes the reads
+/// of the computations that the first value's own reaches. A pull computes a node's stale
+/// inputs before the node, and a branch the newest writes no longer select (a linked input
+/// the computation then does not read) would otherwise list sources the value does not
+/// follow, whose next delivery would not be taken for the first value's repeat.
 @usableFromInline
 package final class SourceReadLog {
-  private var reads: [(source: AnyNode, seq: UInt64, root: Domain, isDerived: Bool)] = []
+  /// Each read: the source, or the derived node of another tree (`isDerived`), the write or
+  /// change count it was read at, the root it was read under, and the node whose computation
+  /// read it (`nil`: none, the first value's own read).
+  private var reads:
+    [(source: AnyNode, seq: UInt64, root: Domain, isDerived: Bool, by: ObjectIdentifier?)] = []
+  /// The derived nodes each computation read (`by` as in `reads`), whose reads are the
+  /// reader's too.
+  private var derivedReads: [(by: ObjectIdentifier?, read: ObjectIdentifier)] = []
   /// Splits anywhere in the process when logging began: if there was none since, a source read
   /// under a root is still in that root's tree (merges only add to a tree).
   let splits = SplitCount.load()
-  /// The root of the node whose first value is computed, when logging began: pulls compute its
-  /// values again rather than take cached ones, whose reads would not be noted. Values of other
-  /// domains are taken as cached: their sources are not listed anyway, and a value computed in
-  /// a pull is cached at the stamp of the pulled node's domain, which those do not share.
+  /// The root of the node whose first value is computed, when logging began.
   @usableFromInline let root: Domain
+  /// The node whose first value is computed.
+  let node: ObjectIdentifier
 
-  init(root: Domain) { self.root = root }
+  init(root: Domain, node: AnyNode) {
+    self.root = root
+    self.node = ObjectIdentifier(node)
+  }
 
   /// The nodes computed again while logging: each once, as a pull computes each once (a
   /// layered graph read along every path through it would be computed exponentially often).
   @usableFromInline var computed: Set<ObjectIdentifier> = []
 
-  /// Whether a pull noting its reads computes `node`, of `root`'s tree, again rather than take
-  /// its cached value.
+  /// Whether a pull noting its reads computes `node` again rather than take its cached value,
+  /// whose reads would not be noted: once each, in any domain. (A derived node of another
+  /// tree whose value is the one its domain delivered is read as such, not computed: see
+  /// `noteDerivedRead`.)
   @inlinable
-  func recomputes(_ node: AnyNode, in root: Domain) -> Bool {
-    root === self.root && !computed.contains(ObjectIdentifier(node))
+  func recomputes(_ node: AnyNode) -> Bool {
+    !computed.contains(ObjectIdentifier(node))
   }
 
-  /// Notes that `source`, of the tree of `root`, was read at its write `seq`.
-  func note(_ source: AnyNode, seq: UInt64, root: Domain) {
-    reads.append((source, seq, root, false))
+  /// Notes that `source`, of the tree of `root`, was read at its write `seq` by the computation
+  /// under way on `context`.
+  func note(_ source: AnyNode, seq: UInt64, root: Domain, _ context: ThreadContext) {
+    reads.append((source, seq, root, false, context.computation.nodes.last))
   }
 
-  /// Notes a read of `node`, a derived node, if it is of another tree than `root`'s: its value
-  /// is taken as that domain has it, so it is listed itself, with its change count then.
-  func noteDerivedRead(_ node: AnyNode) {
-    let (nodeRoot, changes) = node.withRootLocked { nodeRoot in
+  /// What `endDerivedRead(_:_:_:)` needs from before the read of a derived node: its root then,
+  /// and its change count.
+  struct DerivedRead {
+    let root: Domain
+    let changeCount: UInt64
+  }
+
+  /// Begins a read of `node`, a derived node, by the computation under way on `context`:
+  /// notes the read, whose reads are the reader's.
+  func beginDerivedRead(_ node: AnyNode, _ context: ThreadContext) -> DerivedRead {
+    derivedReads.append((context.computation.nodes.last, ObjectIdentifier(node)))
+    // The change count before the value: a change in between makes the record see a newer
+    // count, never take an older value for the state it was read at.
+    return node.withRootLocked { nodeRoot in
       defer { nodeRoot.lock.unlock() }
-      return (nodeRoot, node.changeCount)
+      return DerivedRead(root: nodeRoot, changeCount: node.changeCount)
     }
-    guard nodeRoot !== root else { return }
-    reads.append((node, changes, nodeRoot, true))
+  }
+
+  /// Ends the read of `node` that `begin` began. A node of another tree that was not computed
+  /// here (its domain's delivered value, with nothing on its way there) is listed itself, with
+  /// its change count, since its sources are not noted: a delivery is taken for the first
+  /// value's repeat only while it has not changed. One computed here is not: the sources its
+  /// computation read stand for it (its change count would move when its domain delivers the
+  /// writes the value already holds).
+  func endDerivedRead(_ node: AnyNode, _ begin: DerivedRead, _ context: ThreadContext) {
+    guard begin.root !== root, !computed.contains(ObjectIdentifier(node)) else { return }
+    reads.append((node, begin.changeCount, begin.root, true, context.computation.nodes.last))
   }
 
   /// The sources read beyond `upstream`, each with the newest write it was read at, and
@@ -213,9 +251,11 @@ package final class SourceReadLog {
     guard !reads.isEmpty else { return [] }
     let noSplit = SplitCount.load() == splits
     let linked = Set(upstream.map { ObjectIdentifier($0.source.takeUnretainedValue()) })
+    let reached = computationsReached()
     var beyond: [ObjectIdentifier: Int] = [:]
     var result: [SourceRead] = []
-    for (source, seq, readRoot, isDerived) in reads {
+    for (source, seq, readRoot, isDerived, by) in reads {
+      guard by.map(reached.contains) ?? true else { continue }
       let key = ObjectIdentifier(source)
       guard !linked.contains(key) else { continue }
       let inTree = noSplit && readRoot === root
@@ -231,6 +271,20 @@ package final class SourceReadLog {
     }
     return result
   }
+
+  /// The nodes whose computations the first value was computed from: its node's, and those of
+  /// the derived nodes they read, transitively.
+  private func computationsReached() -> Set<ObjectIdentifier> {
+    var readBy: [ObjectIdentifier?: [ObjectIdentifier]] = [:]
+    for (by, read) in derivedReads { readBy[by, default: []].append(read) }
+    // Reads made outside any computation (`nil`) are the first value's own.
+    var work = [node] + (readBy[nil] ?? [])
+    var reached = Set(work)
+    while let reader = work.popLast() {
+      for read in readBy[reader] ?? [] where reached.insert(read).inserted { work.append(read) }
+    }
+    return reached
+  }
 }
 
 extension ThreadContext {
@@ -238,9 +292,9 @@ extension ThreadContext {
   /// (see `SourceReadLog`); pulls inside it compute the values of `root`'s tree again rather
   /// than take cached ones, whose reads would not be noted.
   func loggingSourceReads<Result>(
-    in root: Domain, _ body: () -> Result
+    of node: AnyNode, in root: Domain, _ body: () -> Result
   ) -> (Result, SourceReadLog) {
-    let log = SourceReadLog(root: root)
+    let log = SourceReadLog(root: root, node: node)
     let outer = sourceReads
     sourceReads = log
     let result = body()
@@ -248,12 +302,12 @@ extension ThreadContext {
     return (result, log)
   }
 
-  /// Whether this thread computes a first value whose reads it notes, and so computes `node`,
-  /// of `root`'s tree, again rather than take its cached value (see `SourceReadLog`).
+  /// Whether this thread computes a first value whose reads it notes, and so computes `node`
+  /// again rather than take its cached value (see `SourceReadLog`).
   @inlinable @inline(__always)
-  func recomputesForSourceReads(_ node: AnyNode, in root: Domain) -> Bool {
+  func recomputesForSourceReads(_ node: AnyNode) -> Bool {
     guard _slowPath(sourceReads != nil) else { return false }
-    return sourceReads.unsafelyUnwrapped.recomputes(node, in: root)
+    return sourceReads.unsafelyUnwrapped.recomputes(node)
   }
 
   /// Whether the calling thread computes a first value whose reads it notes, without making a
@@ -270,10 +324,12 @@ extension ValueNode {
   @usableFromInline
   final func readNotingSources() -> Value {
     if isSource { return latestNotingRead() }
-    // The change count before the value: a change in between makes the record see a newer
-    // count, never take an older value for the state it was read at.
-    ThreadContext.current.sourceReads?.noteDerivedRead(self)
-    return currentValue()
+    let context = ThreadContext.current
+    guard let log = context.sourceReads else { return currentValue() }
+    let begin = log.beginDerivedRead(self, context)
+    let value = currentValue()
+    log.endDerivedRead(self, begin, context)
+    return value
   }
 
   /// A source's newest write, noted in the thread's `SourceReadLog` with its sequence number.
@@ -283,7 +339,8 @@ extension ValueNode {
     let value = unsafeDowncast(self, to: SourceNode<Value>.self).latest
     let seq = writes.count
     root.lock.unlock()
-    ThreadContext.current.sourceReads?.note(self, seq: seq, root: root)
+    let context = ThreadContext.current
+    context.sourceReads?.note(self, seq: seq, root: root, context)
     return value
   }
 }

@@ -183,7 +183,7 @@ extension ValueNode {
         defer { root.lock.unlock() }
         return (root.writeCount, root)
       }
-      let (value, reads) = context.loggingSourceReads(in: rootThen) { currentValue() }
+      let (value, reads) = context.loggingSourceReads(of: self, in: rootThen) { currentValue() }
       let root = home.lockRoot()
       if root.writeCount == stamp {
         let upstream = upstreamWriteSeqs()
@@ -357,7 +357,7 @@ extension ValueNode {
         defer { root.lock.unlock() }
         return (root.writeCount, root)
       }
-      let (value, reads) = context.loggingSourceReads(in: rootThen) { currentValue() }
+      let (value, reads) = context.loggingSourceReads(of: self, in: rootThen) { currentValue() }
       let root = home.lockRoot()
       if root.writeCount == stamp {
         // No write landed while computing: the value is that of the sources' newest writes.

@@ -96,8 +96,9 @@ final class ComputedBody<Value>: ObservationTrigger, @unchecked Sendable {
     return value.unsafelyUnwrapped
   }
 
-  /// A delivered run while the thread's delivery tracker is in use (not expected to happen:
-  /// see `ThreadContext.deliveryTracker`), with a tracker from the pool.
+  /// A delivered run with a tracker from the pool: while the thread's delivery tracker is in
+  /// use (not expected to happen: see `ThreadContext.deliveryTracker`), or a run made again
+  /// once the relink of the one before left a value it read stale (see `relinkDelivered`).
   @inlinable @inline(never)
   func runNested(_ node: AnyNode, _ context: ThreadContext, _ body: () -> Value) -> Value {
     let tracker = context.beginRun(
@@ -107,8 +108,9 @@ final class ComputedBody<Value>: ObservationTrigger, @unchecked Sendable {
     if context.endRun(tracker) {
       context.finishRun(tracker)
     } else {
-      context.relinkDelivered(node, tracker)
+      let again = context.relinkDelivered(node, tracker)
       context.finishRun(tracker)
+      if again { return runNested(node, context, body) }
     }
     return value
   }
@@ -147,7 +149,10 @@ final class ComputedBody<Value>: ObservationTrigger, @unchecked Sendable {
             // Still in use while relinking: attaching a new input may resume a suspended
             // computed property, whose delivered run must take a tracker of its own, not
             // this one, which holds this run's reads until the relink has read them.
-            context.relinkDelivered(node, tracker)
+            if context.relinkDelivered(node, tracker) {
+              tracker.isInUse = false
+              return runNested(node, context, body)
+            }
           }
           tracker.isInUse = false
           return value
@@ -194,16 +199,31 @@ extension ThreadContext {
 
   /// Ends the delivered run of `node` that `tracker` tracked, which read other nodes than the
   /// previous run: relinks the node to what it read, then clears the tracker.
+  ///
+  /// - Returns: Whether the caller must run the computation again at once: a value the run
+  ///   read is not the one its new input now delivers, and no delivery is under way on this
+  ///   thread to compute the node again later (the run is a refresh, of a node attached or
+  ///   resumed).
   @usableFromInline
-  func relinkDelivered(_ node: AnyNode, _ tracker: ReadTracker) {
+  func relinkDelivered(_ node: AnyNode, _ tracker: ReadTracker) -> Bool {
     // A run that read a prefix of what the previous one read, in order, and stopped there.
     if tracker.inOrder { tracker.leaveOrder() }
     let switchedNow = Engine.switchInputs(
       of: node, to: Array(tracker.recorded), releasingAfterwards: tracker.takeHeld())
-    // A new input of another domain, written between its read and the relink: compute
-    // again, now that its writes come through this domain.
-    if switchedNow, tracker.newDependencyChangedSinceRead() { Engine.recomputeLater(node) }
+    // Compute again, now that the new inputs' writes come through this domain, when one of
+    // them, of another domain, was written between its read and the relink, or was read inside
+    // a batch at a value its domain has not delivered (the relink attached it computed from
+    // what its inputs delivered). (A relink that waits for its turn delivers a recomputation
+    // of its own.)
+    let readsAgain =
+      switchedNow && (tracker.readUndelivered || tracker.newDependencyChangedSinceRead())
     tracker.clear()
+    guard readsAgain else { return false }
+    guard sessions.active == nil else {
+      Engine.recomputeLater(node)
+      return false
+    }
+    return true
   }
 
   /// Runs `body`, a computation of `node` on demand (in a pull, which has already checked

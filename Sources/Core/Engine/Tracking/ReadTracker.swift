@@ -42,6 +42,13 @@ package final class ReadTracker {
   /// whoever attaches the run's owner to it compares, and recomputes or invalidates when a
   /// write landed between the read and the attachment.
   @exclusivity(unchecked) package var versions: [(node: AnyNode, version: UInt64)] = []
+  /// Whether a delivered run inside a batch read a node of another domain that follows no
+  /// delivery (suspended, being computed again, or awaiting its attachment) at its value
+  /// computed on demand, from the newest writes: the batch's writes there may be in it,
+  /// though they are delivered only when the batch ends. Once the run's owner is linked to
+  /// that node, which attaches it computed from what its inputs delivered, the run is
+  /// computed again (see `ThreadContext.relinkDelivered`).
+  @exclusivity(unchecked) @usableFromInline var readUndelivered = false
   /// The node recomputed for a delivered change when `mode` is `.delivery`: a new input of
   /// another domain than this node's is read at its newest value (it has no value being
   /// delivered here).
@@ -91,7 +98,7 @@ package final class ReadTracker {
   #if DEBUG
     @usableFromInline
     func assertClean(_ function: StaticString = #function, line: UInt = #line) {
-      if !recorded.isEmpty || !held.isEmpty || !versions.isEmpty {
+      if !recorded.isEmpty || !held.isEmpty || !versions.isEmpty || readUndelivered {
         Engine.ruleBroken(
           "\(function) began a run on a tracker that still holds another run's reads",
           line: line)
@@ -119,6 +126,7 @@ package final class ReadTracker {
     if !recorded.isEmpty { recorded.removeAll(keepingCapacity: true) }
     if !readsDelivered.isEmpty { readsDelivered.removeAll(keepingCapacity: true) }
     if !versions.isEmpty { versions.removeAll(keepingCapacity: true) }
+    readUndelivered = false
     if !recordedIndex.isEmpty { recordedIndex.removeAll(keepingCapacity: true) }
   }
 
@@ -140,8 +148,12 @@ package final class ReadTracker {
     // values only; the batch's writes come through this domain once the relink merges the
     // two. Outside a batch, the newest write: what is queued there was written before the
     // change being delivered (rule 4).
-    return mode == .delivery && ThreadContext.current.batch.depth > 0
-      ? node.valueDeliveredElsewhere() : node.read(.latest)
+    guard mode == .delivery && ThreadContext.current.batch.depth > 0 else {
+      return node.read(.latest)
+    }
+    let (value, isDelivered) = node.valueDeliveredElsewhere()
+    if !isDelivered { readUndelivered = true }
+    return value
   }
 
   /// Whether a read of `node` keeps the run in the expected order: it is the next expected
@@ -410,12 +422,13 @@ public func untracked<Result>(_ body: () throws -> Result) rethrows -> Result {
 }
 
 extension ValueNode {
-  /// The value a delivered run of another domain reads from this node (see `ReadTracker.read`):
-  /// a source's or an attached node's delivered value; a suspended node's current value, since
-  /// no delivery reaches it (nor one being computed again after attaching, whose delivered
-  /// value is older than the writes it missed).
+  /// The value a delivered run of another domain reads from this node (see `ReadTracker.read`),
+  /// and whether it is a delivered one: a source's or an attached node's delivered value; a
+  /// suspended node's current value, since no delivery reaches it (nor one being computed
+  /// again after attaching, whose delivered value is older than the writes it missed), which
+  /// may include writes its domain has not delivered.
   @usableFromInline
-  final func valueDeliveredElsewhere() -> Value {
+  final func valueDeliveredElsewhere() -> (value: Value, isDelivered: Bool) {
     let root = home.lockRoot()
     if isSource || (isAttached && !isRefreshing && !isSuspended) {
       // Part of the same event when this thread delivers that domain too (a batch over
@@ -423,9 +436,9 @@ extension ValueNode {
       let inThisEvent = hasStaged && root.role.drainers.contains(ThreadContext.current.id)
       let value = inThisEvent ? staged : delivered
       root.lock.unlock()
-      return value
+      return (value, true)
     }
     root.lock.unlock()
-    return currentValue()
+    return (currentValue(), false)
   }
 }
