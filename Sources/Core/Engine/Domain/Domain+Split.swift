@@ -417,6 +417,10 @@ extension Domain {
         cut.forward.unsafelyUnwrapped.debugChildren[ObjectIdentifier(cut)] = nil
       #endif
       cut.forward = nil
+      #if DEBUG
+        // A stamp never goes back for the nodes of either side (see `isPulledValueCurrent`).
+        Engine.check(cut.writeCount <= writeCount, "a domain split off would count back")
+      #endif
       cut.writeCount = writeCount
       cut.catchingUpNodes = moved
       #if DEBUG

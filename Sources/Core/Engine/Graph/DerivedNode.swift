@@ -326,10 +326,12 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     assertUnlocked()
     let root = home.lockRoot()
     // Computed already in this pull, by a computation that read it though not linked to it
-    // (the pull's order follows the links), or at this stamp by another pull.
+    // (the pull's order follows the links), or at this stamp of this domain by another pull
+    // (a node joined to it since may hold a value cached at the same count of its own).
     if _slowPath(
       (pullCache.inPull != 0 && pullCache.inPull == context.computation.outermostPull)
         || (pullCache.hasValue && pullCache.stamp == stamp
+          && pullCache.stampRoot == context.computation.pullRoot
           && !context.recomputesForSourceReads(self))
     ) {
       root.lock.unlock()
@@ -357,6 +359,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       // move this domain's stamp) is computed again at the next read.
       pullCache.hasValue = cacheable
       pullCache.stamp = stamp
+      pullCache.stampRoot = context.computation.pullRoot
       // Only a value that may not be cached needs it: one that may is current by its stamp.
       pullCache.inPull = cacheable ? 0 : context.computation.outermostPull
     }

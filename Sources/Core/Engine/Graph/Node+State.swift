@@ -110,6 +110,10 @@ extension AnyNode {
     /// Whether `pulled` holds a value, computed at `stamp`.
     @usableFromInline var hasValue = false
     @usableFromInline var stamp: UInt64 = 0
+    /// The root domain `stamp` counts the writes of (the pull's, `Computation.pullRoot`), or
+    /// `nil` for a first value: a pull compares its own stamp only with a value cached at that
+    /// count of that domain (see `isPulledValueCurrent(in:)`).
+    @usableFromInline var stampRoot: ObjectIdentifier?
     /// The outermost pull (`ThreadContext.Computation.outermostPull`) that computed the
     /// `pulled` value when it may not be cached for the stamp (`hasValue` false: it read
     /// inputs the node is not linked to), else 0: the rest of that pull reuses it. Without it,

@@ -134,12 +134,20 @@ package class AnyNode: @unchecked Sendable {
   /// Whether the pulled value (`pullCache.hasValue`) is current: computed at the write count of
   /// `root`, the node's root domain (locked), or in the pull this thread is running over that
   /// domain. Lock.
+  ///
+  /// The first test needs no domain: the count of the domain a node's inputs are in never
+  /// goes back (a join keeps the larger count, a part split off takes its root's) and moves
+  /// at each of their writes, so a value cached at the count it has now missed none. The
+  /// second compares a stamp the pull read earlier, which holds only for a value cached at
+  /// that count of that same domain (`PullCache.stampRoot`): a node joined to it since, from
+  /// a domain whose count happened to be the same number, holds a value of another count.
   @inlinable
   final func isPulledValueCurrent(in root: Domain) -> Bool {
     if pullCache.stamp == root.writeCount { return true }
     return ThreadContext.withCurrent {
       $0.computation.pullStamp == pullCache.stamp
         && $0.computation.pullRoot == ObjectIdentifier(root)
+        && pullCache.stampRoot == ObjectIdentifier(root)
     }
   }
 
