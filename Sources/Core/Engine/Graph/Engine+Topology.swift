@@ -194,6 +194,24 @@ extension Engine {
   /// downstream node whose inputs have all completed. Role.
   static func complete(_ node: AnyNode) {
     node.assertRole()
+    // The common case, a node nothing listens to or is computed from (a constant computed
+    // property, completed as it is made): the mark alone, with no list, no invalidation scope,
+    // and no call of the node's generic code (which looked up generic metadata).
+    let root = node.home.lockRoot()
+    if !node.isCompleted && node.downstream.isEmpty && !node.hasListeners {
+      node.isCompleted = true
+      let unused = node.keepAliveCount == 0 && !node.isSource && node.isAttached
+      root.lock.unlock()
+      if unused { detach(node) }
+      return
+    }
+    root.lock.unlock()
+    completeInTurn(node)
+  }
+
+  /// `complete(_:)` for a node someone listens to or is computed from: the handlers, the sinks
+  /// and the downstream nodes, in a loop. Role.
+  private static func completeInTurn(_ node: AnyNode) {
     var work: [AnyNode] = [node]
     while let next = work.popLast() {
       let root = next.home.lockRoot()

@@ -154,6 +154,10 @@ package class AnyNode: @unchecked Sendable {
   /// How many subscriptions the node has, the cancelled ones left out. Lock.
   var liveSinkCount: Int { 0 }
 
+  /// Whether the node has subscriptions (cancelled ones too) or completion handlers: whom its
+  /// completion tells. Reads no field whose type depends on the value's. Lock.
+  var hasListeners: Bool { false }
+
   /// Drops the node's catching-up records that are caught up (see `Domain.catchingUpNodes`),
   /// adding the sources they held to `retired`, to be let go outside the lock; returns whether
   /// any are left. Lock.

@@ -245,6 +245,8 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
     return hasCatchingUpSinks
   }
 
+  override final var hasListeners: Bool { hasSinkEntries || !completions.isEmpty }
+
   override final func takeCompletionHandlers(
     released: inout [Any]
   ) -> [@Sendable () -> Void] {
