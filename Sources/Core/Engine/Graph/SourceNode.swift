@@ -26,7 +26,8 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     latest = value
     stagePendingStep = { $0.stageOldestPending() }
     super.init(
-      home: Domain.make(), value: value, isSource: true, steps: Self.steps(recompute: { _ in false }))
+      home: Domain.make(), value: value, isSource: true,
+      steps: Self.steps(recompute: { _ in false }))
     self.origin = origin
   }
 
