@@ -102,4 +102,36 @@ struct ModelSeedDefectsTests {
     #expect(seen.values == [14])
     token?.cancel()
   }
+
+  @Test("A write that leaves another domain's computed property equal repeats no first value")
+  func firstValueIsNotRepeatedForAnEqualValueOfAnotherDomain() {
+    // Model seed 1720006961 (engine programs, shrunk). `inner`, observed in a domain of its own,
+    // is 7 for every even `n`. In the batch, `flag` flips `p` from `other` to `inner`; the new
+    // subscriber's first value, 7, reads `inner` as its domain delivered it, which the record
+    // lists by its change count (rules 10 and 11: a state is its values, and `inner`'s stands
+    // for the relay behind it). The batch then writes `n`, 6, which leaves `inner` at 7: the
+    // batch's end brings `p` exactly the state its first value came from, `flag` at its first
+    // value's write and `inner` unchanged, a repeat the subscriber is not given again, as a
+    // subscriber from before the batch would not be given an unchanged `inner`. The model
+    // listed the relay behind `inner` instead, and expected [7, 7]. A later change of `inner`
+    // is delivered.
+    let flag = BehaviorRelay(0)
+    let other = BehaviorRelay(3)
+    let n = BehaviorRelay(2)
+    let inner = Property { n.value % 2 == 0 ? 7 : n.value }
+    let innerToken = inner.subscribe { _ in }
+    let p = Property { flag.value % 2 == 0 ? other.value : inner.value }
+    let seen = Recorder<Int>()
+    var token: SubscriptionToken?
+    batch {
+      flag.accept(5)
+      token = p.subscribe { seen.record($0) }
+      n.accept(6)
+    }
+    #expect(seen.values == [7])
+    n.accept(9)
+    #expect(seen.values == [7, 9])
+    token?.cancel()
+    innerToken.cancel()
+  }
 }

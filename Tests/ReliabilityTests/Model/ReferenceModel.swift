@@ -91,6 +91,8 @@ final class ReferenceModel {
     /// For a source: how many writes it has taken, and which of them `value` is.
     var writeSeq = 0
     var deliveredSeq = 0
+    /// For a derived node: how many deliveries changed its value (the engine's change count).
+    var changes = 0
   }
 
   struct Sink {
@@ -114,6 +116,11 @@ final class ReferenceModel {
     /// the node, and taken for the state it started from only while they have no newer write
     /// (a delivery reads them at their newest writes until they are joined).
     var foreign: [(source: NodeID, seq: Int)]
+    /// The derived nodes of other domains its first value read as their domains delivered them
+    /// (attached, nothing on its way there), each with its change count then: their sources
+    /// are not read, so a delivery is the first value's repeat only while none of them has
+    /// changed since. Nothing to wait for: such a value is never older than what it delivers.
+    var foreignDerived: [(node: NodeID, changes: Int)] = []
   }
 
   /// One domain's counters, as the engine keeps them: writes taken, and writes not delivered
@@ -336,22 +343,27 @@ final class ReferenceModel {
       first = latestValue(node)
       var sources = upstreamSources(of: node)
       var foreign: [(source: NodeID, seq: Int)] = []
+      var foreignDerived: [(node: NodeID, changes: Int)] = []
       if emitsCurrentValue && nodes[node]!.kind != nil {
         // The first value reads through the branches the newest writes select: the sources
         // it reads beyond the links count too, those of the engine's domain of the node (what
-        // attached links join to it).
+        // attached links join to it). A derived node of another domain that delivered every
+        // write it holds is read as delivered, not computed: it stands for its sources.
         let joined = linkedComponent(of: node)
-        for source in latestSources(of: node) where !sources.contains(source) {
+        let reads = firstValueReads(of: node, joined: joined)
+        for source in reads.sources where !sources.contains(source) {
           if joined.contains(source) {
             sources.append(source)
           } else {
             foreign.append((source, nodes[source]!.writeSeq))
           }
         }
+        foreignDerived = reads.derived.map { ($0, nodes[$0]!.changes) }
       }
       let upstream = sources.map { ($0, nodes[$0]!.writeSeq) }
       if upstream.contains(where: { nodes[$0.0]!.deliveredSeq != $0.1 }) {
-        sinks[sink]!.catchingUp = CatchUp(upstream: upstream, foreign: foreign)
+        sinks[sink]!.catchingUp = CatchUp(
+          upstream: upstream, foreign: foreign, foreignDerived: foreignDerived)
       }
     }
     guard emitsCurrentValue else { return nil }
@@ -424,6 +436,7 @@ final class ReferenceModel {
       else { continue }
       nodes[id]!.value = value
       nodes[id]!.latest = value
+      nodes[id]!.changes += 1
       isChanged.insert(id)
       changed.append(id)
     }
@@ -440,6 +453,7 @@ final class ReferenceModel {
           let same =
             record.upstream.allSatisfy { nodes[$0.source]!.deliveredSeq == $0.seq }
             && record.foreign.allSatisfy { nodes[$0.source]!.writeSeq == $0.seq }
+            && record.foreignDerived.allSatisfy { nodes[$0.node]!.changes == $0.changes }
           if caughtUp { sinks[sink]!.catchingUp = nil }
           if !caughtUp || same { continue }
         }
@@ -512,9 +526,35 @@ final class ReferenceModel {
     return found
   }
 
-  /// The sources that computing `id` from the newest writes reads (see `latestValue(_:)`):
-  /// through the branches the newest values select, which its links may not follow yet.
-  func latestSources(of id: NodeID) -> [NodeID] { sources(of: id, latestValue) }
+  /// What a new subscriber's first value, `id` computed from the newest writes (see
+  /// `latestValue(_:)`), reads: through the branches the newest values select, which its links
+  /// may not follow yet, down to the sources, except that a derived node outside `joined` (the
+  /// engine's domain of `id`) whose own domain has delivered every write and which follows
+  /// its inputs (attached) is read as its domain delivered it, not computed (`derived`).
+  func firstValueReads(of id: NodeID, joined: Set<NodeID>) -> (
+    sources: [NodeID], derived: [NodeID]
+  ) {
+    let attached = observedNodes(live: liveNodes())
+    var sources: [NodeID] = []
+    var derived: [NodeID] = []
+    var work = [id]
+    var seen: Set<NodeID> = []
+    while let next = work.popLast() {
+      guard seen.insert(next).inserted else { continue }
+      guard nodes[next]!.kind != nil else {
+        sources.append(next)
+        continue
+      }
+      if next != id, !joined.contains(next), attached.contains(next),
+        linkedComponent(of: next).allSatisfy({ nodes[$0]!.writeSeq == nodes[$0]!.deliveredSeq })
+      {
+        derived.append(next)
+        continue
+      }
+      work.append(contentsOf: reads(of: next, latestValue))
+    }
+    return (sources, derived)
+  }
 
   /// The sources that computing `id` from the nodes' values `value` reads, transitively.
   func sources(of id: NodeID, _ value: (NodeID) -> Int) -> [NodeID] {
