@@ -108,7 +108,10 @@ public final class BehaviorRelay<Value>: Property<Value> {
   /// with `accept(_:)`. If `body` throws, nothing is written.
   ///
   /// > Important: `body` runs while the relay is locked. Keep it short and pure: it must not
-  /// > read or write any relay or property, nor subscribe; doing so from `body` deadlocks.
+  /// > read or write any relay or property, nor subscribe; doing so from `body` deadlocks
+  /// > (on Linux it stops with a message naming the mistake). A relay of a one-word value
+  /// > (`Int`, `Double`, `Bool`) is read without its lock, so reading one there returns the
+  /// > value from before the change instead: read what `body` needs before `modify`.
   ///
   /// - Parameters:
   ///   - file: The file that writes, for traces; leave the default.

@@ -5,9 +5,11 @@ extension SourceNode {
   /// The one place where the engine runs user code under its lock (the lock is what makes the
   /// change atomic): `body` must not read, write or subscribe to any node. On Linux a body that
   /// touches a node of this graph stops with a message naming the mistake (it would wait for
-  /// itself for ever); Apple's `os_unfair_lock` stops a recursive lock itself. `body` changes a
-  /// copy of `latest`, so the value it replaces is still held by `latest` and is released,
-  /// like every replaced value, after the lock. If `body` throws, nothing is written.
+  /// itself for ever); Apple's `os_unfair_lock` stops a recursive lock itself. (A read of a
+  /// source whose value is read without the lock, `readsLatestWithoutLock`, returns its value
+  /// from before the change instead.) `body` changes a copy of `latest`, so the value it
+  /// replaces is still held by `latest` and is released, like every replaced value, after the
+  /// lock. If `body` throws, nothing is written.
   ///
   /// Traced as `write(_:file:line:)` is, at `file:line`.
   ///

@@ -1,3 +1,7 @@
+#if canImport(InvalidatingPrimitives)
+  import InvalidatingPrimitives
+#endif
+
 /// A node written from outside the graph: the storage behind relays, `@ReadWrite` and
 /// `@ViewInvalidating` projections.
 @usableFromInline
@@ -47,9 +51,11 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// know they hold a source (a relay): no check of the node's kind, and no reference-count
   /// traffic from converting to the superclass.
   ///
-  /// - Complexity: One uncontended lock.
+  /// - Complexity: One atomic load for plain one-word values (`readsLatestWithoutLock`),
+  ///   otherwise one uncontended lock.
   @inlinable
   package final func latestValue() -> Value {
+    if Self.readsLatestWithoutLock { return latestWithoutLock() }
     let domain = home
     domain.lock.lock()
     if _fastPath(!domain.isForwarded) {
@@ -59,6 +65,86 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     }
     domain.lock.unlock()
     return pull()
+  }
+
+  /// Whether `latest` is read without the lock: when the value is plain data in one naturally
+  /// aligned word of 1, 2, 4 or 8 bytes (`Int`, `Double`, `Bool`, `CGFloat`, a small enum),
+  /// where one atomic load returns one write whole. Every write of `latest` is then a release
+  /// store of the word (`replaceLatest(_:)`), made under the lock as before, and a read is an
+  /// acquire load: no lock round trip, which with threads present costs two atomic
+  /// read-modify-writes. A read returns the newest write, as with the lock: the word holds it
+  /// from the store on, and a thread's acquire load sees its own writes and everything a writer
+  /// did before the write it returns. Other values (references, strings, wider structs) take
+  /// the lock: copying them means retaining what they hold, which is only safe while no write
+  /// can release it. A constant once `Value` is known.
+  @inlinable @inline(__always)
+  static var readsLatestWithoutLock: Bool {
+    #if canImport(InvalidatingPrimitives)
+      let size = MemoryLayout<Value>.size
+      return _isPOD(Value.self) && (size == 1 || size == 2 || size == 4 || size == 8)
+        && MemoryLayout<Value>.alignment >= size
+    #else
+      return false
+    #endif
+  }
+
+  /// `latest`, read with an acquire load of its word. Only when `readsLatestWithoutLock`.
+  @inlinable @inline(__always)
+  final func latestWithoutLock() -> Value {
+    #if canImport(InvalidatingPrimitives)
+      // One branch survives specialization; `unsafeBitCast` checks the sizes match.
+      return withUnsafeMutablePointer(to: &latest) { address in
+        let raw = UnsafeRawPointer(address)
+        switch MemoryLayout<Value>.size {
+        case 8:
+          let word = raw.assumingMemoryBound(to: UInt64.self)
+          return unsafeBitCast(invalidating_value_load_acquire_8(word), to: Value.self)
+        case 4:
+          let word = raw.assumingMemoryBound(to: UInt32.self)
+          return unsafeBitCast(invalidating_value_load_acquire_4(word), to: Value.self)
+        case 2:
+          let word = raw.assumingMemoryBound(to: UInt16.self)
+          return unsafeBitCast(invalidating_value_load_acquire_2(word), to: Value.self)
+        default:
+          let word = raw.assumingMemoryBound(to: UInt8.self)
+          return unsafeBitCast(invalidating_value_load_acquire_1(word), to: Value.self)
+        }
+      }
+    #else
+      fatalError("SourceNode reads its value without the lock only where the primitives are")
+    #endif
+  }
+
+  /// Stores `value` in `latest` and hands back the value it replaces in `value`, to be released
+  /// after the lock (see `ValueNode`). Lock. With `readsLatestWithoutLock`, the store is a
+  /// release store of the word, for the reads made without the lock, and `value` is left as it
+  /// is: plain data has nothing to release.
+  @inlinable @inline(__always)
+  final func replaceLatest(_ value: inout Value) {
+    #if canImport(InvalidatingPrimitives)
+      if Self.readsLatestWithoutLock {
+        let newValue = value
+        withUnsafeMutablePointer(to: &latest) { address in
+          let raw = UnsafeMutableRawPointer(address)
+          switch MemoryLayout<Value>.size {
+          case 8:
+            invalidating_value_store_release_8(
+              raw.assumingMemoryBound(to: UInt64.self), unsafeBitCast(newValue, to: UInt64.self))
+          case 4:
+            invalidating_value_store_release_4(
+              raw.assumingMemoryBound(to: UInt32.self), unsafeBitCast(newValue, to: UInt32.self))
+          case 2:
+            invalidating_value_store_release_2(
+              raw.assumingMemoryBound(to: UInt16.self), unsafeBitCast(newValue, to: UInt16.self))
+          default:
+            invalidating_value_store_release_1(
+              raw.assumingMemoryBound(to: UInt8.self), unsafeBitCast(newValue, to: UInt8.self))
+          }
+        }
+        return
+      }
+    #endif
+    swap(&latest, &value)
   }
 
   @usableFromInline override func pull() -> Value {
@@ -154,7 +240,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // Values replaced under the lock are released after it (see ValueNode): their deinit may
     // read this very source. For plain data the swaps are a few moves.
     var previousLatest = value
-    swap(&latest, &previousLatest)
+    replaceLatest(&previousLatest)
     guard root.role.isFree else {
       if let cause { Tracing.noteWrite(cause, of: self, seq: writes.count) }
       writeWhileDelivering(value, lockedRoot: root, context)
@@ -258,7 +344,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
   func writeInBatch(_ value: Value, lockedRoot root: Domain, _ context: ThreadContext) {
     root.assertLockedRoot()
     var previous = value
-    swap(&latest, &previous)
+    replaceLatest(&previous)
     root.writeCount &+= 1
     writes.count &+= 1
     if writes.lastBatch != context.batch.identity {

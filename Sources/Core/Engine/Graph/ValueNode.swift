@@ -138,10 +138,14 @@ package class ValueNode<Value>: AnyNode, @unchecked Sendable {
   /// The node's current value: the newest write for a source, or the derived value computed
   /// from the newest writes. Safe from any thread.
   ///
-  /// - Complexity: One uncontended lock, unless a derived value must be recomputed because a
-  ///   write is still on its way to it.
+  /// - Complexity: For a source of a plain one-word value, one atomic load (see
+  ///   `SourceNode.readsLatestWithoutLock`); otherwise one uncontended lock, unless a derived
+  ///   value must be recomputed because a write is still on its way to it.
   @inlinable
   package final func currentValue() -> Value {
+    if SourceNode<Value>.readsLatestWithoutLock && isSource {
+      return unsafeDowncast(self, to: SourceNode<Value>.self).latestWithoutLock()
+    }
     let domain = home
     domain.lock.lock()
     if _fastPath(!domain.isForwarded) {
