@@ -25,66 +25,21 @@ extension Property {
   /// - Returns: A property with the current inner property's value.
   /// - Complexity: O(1) per change of the inner property; a switch costs O(inputs of the
   ///   derived properties downstream) when it has to re-rank them.
+  @inlinable
   public func flatMapLatest<Inner>(
     file: StaticString = #fileID, line: UInt = #line,
     _ transform: @escaping @Sendable (Value) -> Property<Inner>
   ) -> Property<Inner> {
-    // Unretained: the node's inputs always include `outer` (see `map`).
-    unowned(unsafe) let outer = node
-    // The first inner property and the first value come from what has been delivered, not
-    // from the newest writes: created inside a batch, the node's edges and its value then
-    // describe the same state, and the batch's delivery switches it if the outer value moved.
-    let (first, firstChange) = outer.deliveredValueAndChangeCount()
-    let link = _SwitchLink(following: transform(first), chosenAt: firstChange)
+    // Inlinable, so that the node is made where `Inner` is known and its delivery steps are
+    // specialized (unspecialized, they looked up generic metadata on every change); the
+    // switching itself is `_SwitchLink`'s.
+    let link = _SwitchLink(outer: node, transform: transform)
     let result = Property<Inner>._derived(
-      from: [outer, link.current.node], origin: .made("flatMapLatest", file: file, line: line)
+      from: [node, link.firstInner], origin: .made("flatMapLatest", file: file, line: line)
     ) { mode, previous in
-      guard previous != nil else { return link.current.node.deliveredValue() }
-      guard mode == .delivery else {
-        // An on-demand read while a write waits for delivery: follow the newest outer value
-        // without switching; the delivery will switch. The choice is kept for the write stamp
-        // it was made at, so further reads, and the delivery of the same writes, reuse it
-        // rather than run `transform` again (it may start work: a request).
-        let stamp = outer.writeStampNow
-        let inner =
-          link.onDemandChoice(at: stamp)
-          ?? link.keepOnDemandChoice(
-            transform(outer.read(.latest)), at: stamp)
-        // Not linked yet: a write to it does not move the stamp a pulled value is cached for.
-        // The current inner property may not be linked either: its switch waits behind
-        // another thread's delivery.
-        if inner.node !== link.current.node
-          || !(link.owner?.hasInput(inner.node) ?? false)
-        {
-          Engine.readsUnlinkedNode()
-        }
-        return inner.node.read(.latest)
-      }
-      // Switch once per change of `outer`, whenever the node learns of it: while the change is
-      // delivered, or in a refresh after it (the node was created, or attached, while another
-      // thread delivered it). A second computation for the same change just reads.
-      guard let owner = link.owner, link.choose(at: outer.changeCountIncludingStaged) else {
-        return link.current.node.read(.delivery)
-      }
-      // Chosen already by a read of the same writes (inside the batch that made them), if
-      // this delivery is of those writes: a choice made from newer values than the ones
-      // delivered would pair the delivered outer value with another value's inner property.
-      let inner =
-        link.takeOnDemandChoice(at: Engine.newestWriteStamp(deliveredWith: outer))
-        ?? transform(outer.read(.delivery))
-      // The previous inner property is released at the end of this closure: after the switch,
-      // and outside the engine's lock (its release takes that lock).
-      guard let previousInner = link.replace(with: inner) else {
-        return inner.node.read(.delivery)
-      }
-      let switchedNow = Engine.switchInputs(of: owner, to: [outer, inner.node])
-      withExtendedLifetime(previousInner) {}
-      return switchedNow ? inner.node.read(.delivery) : inner.node.read(.latest)
+      link.compute(mode, previous)
     }
-    link.owner = result.node
-    // Until now the node could not switch (it had no owner to relink); catch up with any
-    // change of `outer` it was computed or attached across.
-    (result.node as? DerivedNode<Inner>)?.refreshInOrder()
+    link.adopt(result.node)
     return result
   }
 }
@@ -93,9 +48,15 @@ extension Property {
 ///
 /// Written by the domain's drainer role when the node computes in `.delivery` mode, and by the
 /// creating thread before the node is returned; the lock orders the two.
-final class _SwitchLink<Inner>: @unchecked Sendable {
-  // Safe: every field is only touched while `lock` is held.
+@usableFromInline
+final class _SwitchLink<Outer, Inner>: @unchecked Sendable {
+  // Safe: every field is only touched while `lock` is held, but `outer` and `transform`,
+  // set once.
   private let lock = Lock()
+  /// The outer node. Unretained: the switching node's inputs always include it (see `map`).
+  private unowned(unsafe) let outer: ValueNode<Outer>
+  /// What chooses the inner property for an outer value.
+  private let transform: @Sendable (Outer) -> Property<Inner>
   private var _current: Property<Inner>
   private weak var _owner: AnyNode?
   /// The outer node's change count when `_current` was chosen.
@@ -104,9 +65,75 @@ final class _SwitchLink<Inner>: @unchecked Sendable {
   /// it was chosen at: valid while the stamp has not moved (no write since).
   private var onDemand: (inner: Property<Inner>, stamp: UInt64)?
 
-  init(following inner: Property<Inner>, chosenAt changeCount: UInt64) {
-    _current = inner
-    chosenAt = changeCount
+  /// Follows the inner property `transform` chooses for the outer node's delivered value.
+  ///
+  /// The first inner property and the first value come from what has been delivered, not
+  /// from the newest writes: created inside a batch, the node's edges and its value then
+  /// describe the same state, and the batch's delivery switches it if the outer value moved.
+  @usableFromInline
+  init(outer: ValueNode<Outer>, transform: @escaping @Sendable (Outer) -> Property<Inner>) {
+    self.outer = outer
+    self.transform = transform
+    let (first, firstChange) = outer.deliveredValueAndChangeCount()
+    _current = transform(first)
+    chosenAt = firstChange
+  }
+
+  /// The node of the first inner property, the switching node's second input.
+  @usableFromInline
+  var firstInner: AnyNode { current.node }
+
+  /// Takes `node`, the switching node made over this link, as its owner; then catches up with
+  /// any change of the outer node it was computed or attached across (until now it could not
+  /// switch: it had no owner to relink).
+  @usableFromInline
+  func adopt(_ node: ValueNode<Inner>) {
+    owner = node
+    (node as? DerivedNode<Inner>)?.refreshInOrder()
+  }
+
+  /// The switching node's computation: the current inner property's value, switching first
+  /// when the outer node changed (`mode` `.delivery`), or following the newest outer value
+  /// without switching (on demand).
+  @usableFromInline
+  func compute(_ mode: _ReadMode, _ previous: Inner?) -> Inner? {
+    guard previous != nil else { return current.node.deliveredValue() }
+    guard mode == .delivery else {
+      // An on-demand read while a write waits for delivery: follow the newest outer value
+      // without switching; the delivery will switch. The choice is kept for the write stamp
+      // it was made at, so further reads, and the delivery of the same writes, reuse it
+      // rather than run `transform` again (it may start work: a request).
+      let stamp = outer.writeStampNow
+      let inner =
+        onDemandChoice(at: stamp) ?? keepOnDemandChoice(transform(outer.read(.latest)), at: stamp)
+      // Not linked yet: a write to it does not move the stamp a pulled value is cached for.
+      // The current inner property may not be linked either: its switch waits behind
+      // another thread's delivery.
+      if inner.node !== current.node || !(owner?.hasInput(inner.node) ?? false) {
+        Engine.readsUnlinkedNode()
+      }
+      return inner.node.read(.latest)
+    }
+    // Switch once per change of `outer`, whenever the node learns of it: while the change is
+    // delivered, or in a refresh after it (the node was created, or attached, while another
+    // thread delivered it). A second computation for the same change just reads.
+    guard let owner, choose(at: outer.changeCountIncludingStaged) else {
+      return current.node.read(.delivery)
+    }
+    // Chosen already by a read of the same writes (inside the batch that made them), if
+    // this delivery is of those writes: a choice made from newer values than the ones
+    // delivered would pair the delivered outer value with another value's inner property.
+    let inner =
+      takeOnDemandChoice(at: Engine.newestWriteStamp(deliveredWith: outer))
+      ?? transform(outer.read(.delivery))
+    // The previous inner property is released at the end of this function: after the switch,
+    // and outside the engine's lock (its release takes that lock).
+    guard let previousInner = replace(with: inner) else {
+      return inner.node.read(.delivery)
+    }
+    let switchedNow = Engine.switchInputs(of: owner, to: [outer, inner.node])
+    withExtendedLifetime(previousInner) {}
+    return switchedNow ? inner.node.read(.delivery) : inner.node.read(.latest)
   }
 
   /// Whether the inner property must be chosen again for the outer node's `changeCount`

@@ -89,13 +89,17 @@ extension Engine {
     if node.isAttached { resumeSuspendedInputs(of: newInputs) }
     let root = node.home.lockRoot()
     let oldInputs = node.inputs
+    // Usually one input at most is let go (a branch that flipped): kept out of an array.
+    var releasedFirst: AnyNode?
     var released: [AnyNode] = []
     if node.isAttached {
       for input in oldInputs {
         if let index = input.downstream.firstIndex(where: { $0 === node }) {
           input.downstream.remove(at: index)
         }
-        if input.dropHandle() { released.append(input) }
+        if input.dropHandle() {
+          if releasedFirst == nil { releasedFirst = input } else { released.append(input) }
+        }
       }
       for input in newInputs {
         input.downstream.append(node)
@@ -114,14 +118,14 @@ extension Engine {
     #if DEBUG
       node.relinkCount += 1
     #endif
-    // Raise ranks so that every node still comes after its inputs.
-    var work: [AnyNode] = [node]
-    var reranked = false
+    // Raise ranks so that every node still comes after its inputs. Usually nothing moves (the
+    // new inputs rank below the node already): checked before any work list is made.
+    let reranked = node.inputs.contains { $0.rank >= node.rank }
+    var work: [AnyNode] = reranked ? [node] : []
     while let next = work.popLast() {
       let needed = next.inputs.reduce(0) { max($0, $1.rank + 1) }
       guard needed > next.rank else { continue }
       next.rank = needed
-      reranked = true
       for child in next.downstream {
         if child === node {
           root.lock.unlock()
@@ -148,7 +152,10 @@ extension Engine {
       if reranked { session.reorder() }
       if inputChangesLater { session.push(node) }
     }
-    for input in released { detachAfterDelivery(input) }
+    if let releasedFirst {
+      detachAfterDelivery(releasedFirst)
+      for input in released { detachAfterDelivery(input) }
+    }
     #if DEBUG
       checkLocalInvariants(of: node)
       for input in oldInputs { checkLocalInvariants(of: input) }

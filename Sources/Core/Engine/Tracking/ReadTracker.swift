@@ -38,6 +38,16 @@ package final class ReadTracker {
   /// no lock taken: `unstable`'s computation reads two nodes twenty times each, and asking
   /// every time was half of what its delivery cost.
   @exclusivity(unchecked) var readsDelivered: ContiguousArray<Int8> = []
+  /// The last two nodes `recordUnexpected(_:)` answered for in this run, by address, with
+  /// their answers: a run that left the expected order and reads the same few nodes again
+  /// and again (`unstable` reads two nodes twenty times each) gets its answer with two
+  /// compares, where finding the node in `recorded` and its answer in `readsDelivered` cost
+  /// about ninety instructions a read. Valid only once the run left the order: `leaveOrder()`
+  /// clears them, and every node in `recorded` is held, so no address is reused meanwhile.
+  @exclusivity(unchecked) @usableFromInline var recentRead: UnsafeMutableRawPointer?
+  @exclusivity(unchecked) @usableFromInline var recentReadIsDelivered = false
+  @exclusivity(unchecked) @usableFromInline var earlierRead: UnsafeMutableRawPointer?
+  @exclusivity(unchecked) @usableFromInline var earlierReadIsDelivered = false
   /// What a newly recorded dependency had taken when it was read (see `AnyNode.version`):
   /// whoever attaches the run's owner to it compares, and recomputes or invalidates when a
   /// write landed between the read and the attachment.
@@ -185,8 +195,31 @@ package final class ReadTracker {
 
   /// Records a read of `node` that left the expected order; returns whether the run reads it
   /// at its value being delivered (it is of the delivered domain).
-  @usableFromInline
+  @inlinable @inline(__always)
   func recordUnexpected(_ node: AnyNode) -> Bool {
+    let address = Unmanaged.passUnretained(node).toOpaque()
+    if !inOrder {
+      // Read again, and recently: recorded already, with the same answer as before.
+      if address == recentRead { return recentReadIsDelivered }
+      if address == earlierRead { return earlierReadIsDelivered }
+    }
+    return recordUnexpectedAgain(node)
+  }
+
+  /// `recordUnexpected(_:)` for a node not among the last two it answered for, which becomes
+  /// the most recent.
+  @usableFromInline @inline(never)
+  func recordUnexpectedAgain(_ node: AnyNode) -> Bool {
+    let isDelivered = recordUnexpectedFirst(node)
+    earlierRead = recentRead
+    earlierReadIsDelivered = recentReadIsDelivered
+    recentRead = Unmanaged.passUnretained(node).toOpaque()
+    recentReadIsDelivered = isDelivered
+    return isDelivered
+  }
+
+  /// `recordUnexpected(_:)` without the two recent answers.
+  private func recordUnexpectedFirst(_ node: AnyNode) -> Bool {
     let (index, isNew) = record(unordered: node)
     guard mode == .delivery else {
       if isNew { versions.append((node, node.version)) }
@@ -244,6 +277,8 @@ package final class ReadTracker {
   /// domain, read at their values being delivered.
   func leaveOrder() {
     inOrder = false
+    recentRead = nil
+    earlierRead = nil
     for index in 0..<matched {
       recorded.append(expectedElements.unsafelyUnwrapped[index].takeUnretainedValue())
       if mode == .delivery { readsDelivered.append(1) }
