@@ -203,49 +203,52 @@ static inline __attribute__((always_inline)) void invalidating_word_store_releas
 
 /// A source's newest value read without its lock, when the value is plain data in one naturally
 /// aligned word of 1, 2, 4 or 8 bytes (see `SourceNode.readsLatestWithoutLock` in the engine):
-/// every write of the value, made under the lock, is a release store of the whole word, so an
-/// acquire load returns one write whole and, with it, whatever its writer did before it. One
+/// every write of the value, made under the lock, is an atomic store of the whole word, so a load
+/// returns one write whole and, with it, whatever its writer did before it. Sequentially
+/// consistent, not acquire and release: with RCpc (Apple silicon) an acquire load (`LDAPR`) may
+/// pass the thread's own earlier store-release of another word, so two threads that each write
+/// one relay and read the other could both read the old values, which locked reads forbid. One
 /// function a width; the engine picks one by the value's size, a constant once it is
 /// specialized.
-static inline __attribute__((always_inline)) uint64_t invalidating_value_load_acquire_8(
+static inline __attribute__((always_inline)) uint64_t invalidating_value_load_8(
     const uint64_t *_Nonnull word) {
-  return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+  return __atomic_load_n(word, __ATOMIC_SEQ_CST);
 }
 
-static inline __attribute__((always_inline)) uint32_t invalidating_value_load_acquire_4(
+static inline __attribute__((always_inline)) uint32_t invalidating_value_load_4(
     const uint32_t *_Nonnull word) {
-  return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+  return __atomic_load_n(word, __ATOMIC_SEQ_CST);
 }
 
-static inline __attribute__((always_inline)) uint16_t invalidating_value_load_acquire_2(
+static inline __attribute__((always_inline)) uint16_t invalidating_value_load_2(
     const uint16_t *_Nonnull word) {
-  return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+  return __atomic_load_n(word, __ATOMIC_SEQ_CST);
 }
 
-static inline __attribute__((always_inline)) uint8_t invalidating_value_load_acquire_1(
+static inline __attribute__((always_inline)) uint8_t invalidating_value_load_1(
     const uint8_t *_Nonnull word) {
-  return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+  return __atomic_load_n(word, __ATOMIC_SEQ_CST);
 }
 
-/// Writes such a value (see `invalidating_value_load_acquire_8`) with a release store.
-static inline __attribute__((always_inline)) void invalidating_value_store_release_8(
+/// Writes such a value (see `invalidating_value_load_8`), sequentially consistent.
+static inline __attribute__((always_inline)) void invalidating_value_store_8(
     uint64_t *_Nonnull word, uint64_t value) {
-  __atomic_store_n(word, value, __ATOMIC_RELEASE);
+  __atomic_store_n(word, value, __ATOMIC_SEQ_CST);
 }
 
-static inline __attribute__((always_inline)) void invalidating_value_store_release_4(
+static inline __attribute__((always_inline)) void invalidating_value_store_4(
     uint32_t *_Nonnull word, uint32_t value) {
-  __atomic_store_n(word, value, __ATOMIC_RELEASE);
+  __atomic_store_n(word, value, __ATOMIC_SEQ_CST);
 }
 
-static inline __attribute__((always_inline)) void invalidating_value_store_release_2(
+static inline __attribute__((always_inline)) void invalidating_value_store_2(
     uint16_t *_Nonnull word, uint16_t value) {
-  __atomic_store_n(word, value, __ATOMIC_RELEASE);
+  __atomic_store_n(word, value, __ATOMIC_SEQ_CST);
 }
 
-static inline __attribute__((always_inline)) void invalidating_value_store_release_1(
+static inline __attribute__((always_inline)) void invalidating_value_store_1(
     uint8_t *_Nonnull word, uint8_t value) {
-  __atomic_store_n(word, value, __ATOMIC_RELEASE);
+  __atomic_store_n(word, value, __ATOMIC_SEQ_CST);
 }
 
 /// The debug record of a lock's owner (see `Engine+Guards.swift`), read and written without

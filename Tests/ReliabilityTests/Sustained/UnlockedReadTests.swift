@@ -110,6 +110,69 @@ struct UnlockedReadTests {
       "\(behind.load(ordering: .relaxed)) reads behind; first: \(example.withLock { $0 ?? "" })")
   }
 
+  /// Store buffering: each of two threads writes its own relay, then reads the other's. Two
+  /// locked reads forbid both reading the value from before the round (the lock orders the two
+  /// writes and the two reads); an acquire load (`LDAPR` on Apple silicon, RCpc) may be
+  /// satisfied before the thread's own earlier store-release, which allows it. x86 (the
+  /// unlock's `xchg` is a full barrier) and ARM64 without RCpc (`STLR` then `LDAR`) cannot
+  /// show it; an Apple silicon Mac could, before the loads were made sequentially consistent.
+  @Test("Two threads that each write one relay and read the other never both read the old")
+  func noStoreBuffering() {
+    final class Shared: Sendable {
+      let arrived0 = Atomic<Int>(0)
+      let arrived1 = Atomic<Int>(0)
+      let read0 = Atomic<Int>(0)
+      let read1 = Atomic<Int>(0)
+      func arrive(_ index: Int, _ phase: Int) {
+        if index == 0 {
+          arrived0.store(phase, ordering: .sequentiallyConsistent)
+        } else {
+          arrived1.store(phase, ordering: .sequentiallyConsistent)
+        }
+      }
+      func phase(_ index: Int) -> Int {
+        index == 0
+          ? arrived0.load(ordering: .sequentiallyConsistent)
+          : arrived1.load(ordering: .sequentiallyConsistent)
+      }
+      func noteRead(_ index: Int, _ value: Int) {
+        if index == 0 {
+          read0.store(value, ordering: .sequentiallyConsistent)
+        } else {
+          read1.store(value, ordering: .sequentiallyConsistent)
+        }
+      }
+    }
+    let rounds = Self.rounds
+    let x = BehaviorRelay(0)
+    let y = BehaviorRelay(0)
+    let shared = Shared()
+    let both = Atomic<Int>(0)
+    let finished = runConcurrently(threads: 2, timeout: 120 * Sustained.slowdown) { index in
+      let mine = index == 0 ? x : y
+      let theirs = index == 0 ? y : x
+      // A barrier: each thread's phase only grows, and it waits for the other's.
+      func meet(_ phase: Int) {
+        shared.arrive(index, phase)
+        while shared.phase(1 - index) < phase {}
+      }
+      for round in 1...rounds {
+        meet(3 * round)  // both threads start the round together, so that the writes meet
+        mine.accept(round)
+        shared.noteRead(index, theirs.value)
+        meet(3 * round + 1)
+        if index == 0 && shared.read0.load(ordering: .sequentiallyConsistent) < round
+          && shared.read1.load(ordering: .sequentiallyConsistent) < round
+        {
+          both.add(1, ordering: .relaxed)
+        }
+        meet(3 * round + 2)
+      }
+    }
+    #expect(finished)
+    #expect(both.load(ordering: .relaxed) == 0, "rounds where both threads read the old value")
+  }
+
   /// Inside a batch, the writing thread reads its write at once, and another thread reads it
   /// too (a relay's value is its newest write, delivered or not: rule 3), while a subscriber
   /// has it only once the batch ends.
