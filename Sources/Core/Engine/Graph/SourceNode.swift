@@ -69,9 +69,10 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
   /// Whether `latest` is read without the lock: when the value is plain data in one naturally
   /// aligned word of 1, 2, 4 or 8 bytes (`Int`, `Double`, `Bool`, `CGFloat`, a small enum),
-  /// where one atomic load returns one write whole. Every write of `latest` is then a
-  /// sequentially consistent store of the word (`replaceLatest(_:)`), made under the lock as
-  /// before, and a read a sequentially consistent load (see `loadWord(at:)`): no lock round
+  /// where one atomic load returns one write whole. Every write of `latest` is then an atomic
+  /// store of the word (`replaceLatest(_:)`; sequentially consistent, or release on x86-64,
+  /// see `INVALIDATING_VALUE_STORE_ORDER`), made under the lock as before, and a read a
+  /// sequentially consistent load (see `loadWord(at:)`): no lock round
   /// trip, which with threads present costs two atomic read-modify-writes. A read returns the
   /// newest write, as with the lock: the word holds it from the store on, and a thread's load
   /// sees its own writes, everything a writer did before the write it returns, and, after the
@@ -131,8 +132,9 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     #endif
   }
 
-  /// Stores `value` at `address` (`latest`), one sequentially consistent atomic store of its
-  /// word (see `loadWord(at:)`).
+  /// Stores `value` at `address` (`latest`), one atomic store of its word: sequentially
+  /// consistent, but on x86-64, where the lock's unlock after it orders it before the thread's
+  /// later loads (see `INVALIDATING_VALUE_STORE_ORDER` and `loadWord(at:)`).
   @inlinable @inline(__always)
   static func storeWord(_ value: Value, at address: UnsafeMutablePointer<Value>) {
     #if canImport(InvalidatingPrimitives)
