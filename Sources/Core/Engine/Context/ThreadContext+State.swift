@@ -80,7 +80,7 @@ extension ThreadContext {
     @usableFromInline var outermostPull: UInt64 = 0
     #if DEBUG
       /// The oldest stamp, of the pull's root domain, of the pulled values the computation under
-      /// way in a pull took (`AnyNode.notePulledValueTaken()`): a value computed at a stamp must
+      /// way in a pull took (`AnyNode.notePulledValueTaken(in:)`): a value computed at a stamp must
       /// not be computed from one cached at an older stamp, which may lack writes that stamp
       /// counts (see `AnyNode.wasPulledInThisPull()`). Debug only.
       @usableFromInline var oldestTakenStamp: UInt64 = .max

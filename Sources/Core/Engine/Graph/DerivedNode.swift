@@ -289,7 +289,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         && !ThreadContext.withCurrent({ $0.recomputesForSourceReads(self) })
       {
         #if DEBUG
-          notePulledValueTaken()
+          notePulledValueTaken(in: root)
         #endif
         root.lock.unlock()
         return value
@@ -299,7 +299,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         // the computation reading it (as when it is computed, see `pullOneSpecialized`).
         let cacheable = pullCache.hasValue
         #if DEBUG
-          notePulledValueTaken()
+          notePulledValueTaken(in: root)
         #endif
         root.lock.unlock()
         if !cacheable {
@@ -313,7 +313,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     let again = home.lockRoot()
     defer { again.lock.unlock() }
     #if DEBUG
-      if pulled != nil { notePulledValueTaken() }
+      if pulled != nil { notePulledValueTaken(in: again) }
     #endif
     return pulled ?? delivered
   }

@@ -143,10 +143,17 @@ package class AnyNode: @unchecked Sendable {
 
   #if DEBUG
     /// Notes that the computation under way on this thread takes this node's pulled value,
-    /// cached at `pullCache.stamp` (see `ThreadContext.Computation.oldestTakenStamp`). Lock.
+    /// cached at `pullCache.stamp` (see `ThreadContext.Computation.oldestTakenStamp`); `root`
+    /// is the node's root domain, locked. Lock.
+    ///
+    /// Only a node still in the pull's root domain, with a value cached by a pull over that
+    /// domain, counts: a node split off since into a domain whose inputs took no write keeps
+    /// a value current there at an older count of the domain it left.
     @usableFromInline
-    final func notePulledValueTaken() {
-      guard let stampRoot = pullCache.stampRoot else { return }
+    final func notePulledValueTaken(in root: Domain) {
+      guard let stampRoot = pullCache.stampRoot, stampRoot == ObjectIdentifier(root) else {
+        return
+      }
       ThreadContext.withCurrent { context in
         guard stampRoot == context.computation.pullRoot else { return }
         context.computation.oldestTakenStamp = min(
