@@ -200,6 +200,77 @@ struct ReadYourWritesTests {
     _ = (token, sinkToken)
   }
 
+  @Test("A read does not take a value another thread's nested pull cached from an older state")
+  func readAfterAnotherThreadsNestedPullReusedAnOlderValue() {
+    // The concurrent fuzz's stale read (issue 26, seed 4028900246). A pull reuses, for the
+    // rest of the read, a value it computed that may not be cached (a `flatMapLatest`
+    // following on demand an inner property it made). A pull nested in it (a computation
+    // reading a node made during the read) began at a later count of the domain, after the
+    // reader's write, and cached as of that count what it computed from the reused value:
+    // `computed` below, from `relay`'s value before the write. The reader's own pull, begun at
+    // an earlier count, computed `computed` with its write, could not replace a value cached
+    // at a later count, and returned that one: 0 after writing 1, every run, before the fix.
+    let relay = BehaviorRelay(0)  // the reader's
+    let selector = BehaviorRelay(0)  // written in the other thread's batch
+    let later = BehaviorRelay(0)  // moves the count past the reader's write
+    // Keeps `later` in the others' domain (`selector`'s, which the properties below join).
+    let joiner = Property.combineLatest(later.asProperty(), selector.asProperty())
+    let choosing = Gate()
+    // Each read on demand at a new count makes its inner property: a read of it is not
+    // cacheable (not linked yet), so the pull that computed it keeps it for its own reads.
+    let followsRelay = selector.asProperty().flatMapLatest { _ in
+      choosing.pass()
+      return relay.asProperty().map { $0 }
+    }
+    let computed = followsRelay.map { $0 }
+    let switching = Gate()
+    // Follows `followsRelay` through a map until `selector` moves; then, on demand, a new map
+    // of `computed`, whose read is a pull nested in the one that computed `followsRelay`.
+    let outer = selector.asProperty().flatMapLatest { value in
+      switching.pass()
+      return value == 0 ? followsRelay.map { $0 } : computed.map { $0 }
+    }
+    let done = DispatchSemaphore(value: 0)
+    let ending = DispatchSemaphore(value: 0)
+    let otherThread = Thread {
+      batch {
+        selector.accept(1)  // in the batch: reads compute on demand
+        switching.arm()
+        _ = outer.value  // computes `followsRelay`, then stops choosing `outer`'s inner
+        done.signal()
+        // Its batch ends after the reader's read: its delivery would pull `computed` again.
+        ending.wait()
+      }
+      done.signal()
+    }
+    otherThread.start()
+    switching.waitUntilEntered()
+    choosing.arm()
+    let read = Mutex<Int?>(nil)
+    let reader = Thread {
+      batch {
+        relay.accept(1)
+        // Pulls `computed` at the count of this write; stops choosing `followsRelay`'s inner.
+        let value = computed.value
+        read.withLock { $0 = value }
+      }
+      done.signal()
+    }
+    reader.start()
+    choosing.waitUntilEntered()
+    later.accept(1)  // the other thread's nested pull begins after this write
+    switching.release()  // it computes `computed` from its own `followsRelay`: relay = 0
+    done.wait()
+    choosing.release()
+    done.wait()
+    ending.signal()
+    done.wait()
+    let value = read.withLock { $0 }
+    #expect(value == 1, "read \(value.map(String.init) ?? "nothing") after writing 1")
+    #expect(computed.value == 1)
+    _ = joiner
+  }
+
   /// What switches to the relay's branch: a property whose inputs change with a value.
   enum Switcher: String, CaseIterable, CustomTestStringConvertible {
     /// `flatMapLatest` whose transform makes the inner property (a `map`).

@@ -78,6 +78,13 @@ extension ThreadContext {
     /// computed in it is reused by its later reads even when it may not be cached for the
     /// stamp (`AnyNode.pullCache.inPull`), so one read computes each node at most once.
     @usableFromInline var outermostPull: UInt64 = 0
+    #if DEBUG
+      /// The oldest stamp, of the pull's root domain, of the pulled values the computation under
+      /// way in a pull took (`AnyNode.notePulledValueTaken(in:)`): a value computed at a stamp must
+      /// not be computed from one cached at an older stamp, which may lack writes that stamp
+      /// counts (see `AnyNode.wasPulledInThisPull()`). Debug only.
+      @usableFromInline var oldestTakenStamp: UInt64 = .max
+    #endif
     /// Cleared by a computation on demand that read inputs its node is not linked to: its
     /// value may not be cached for the stamp (see `DerivedNode.pullOneSpecialized`).
     @usableFromInline var pulledValueIsCacheable = true
@@ -98,6 +105,15 @@ extension ThreadContext {
     /// Whether this thread is in the middle of a computation: computing a derived value on
     /// demand, or in a tracked run (a computed property's, a view pass's), or in a pull.
     var isUnderWay: Bool { !nodes.isEmpty || isTracking || pullStamp != nil }
+
+    /// Whether a value cached as `cache` says was computed in the outermost pull under way, at
+    /// the stamp of the pull now running or a later one of its root domain: what that pull's
+    /// computations may take (see `AnyNode.wasPulledInThisPull()`).
+    @inlinable
+    func holdsPulledValue(_ cache: AnyNode.PullCache) -> Bool {
+      guard let pullStamp, cache.inPull == outermostPull else { return false }
+      return cache.stampRoot == pullRoot && cache.stamp >= pullStamp
+    }
   }
 
   /// The read trackers of this thread's tracked runs: `depth` of `pool` are in use by the runs

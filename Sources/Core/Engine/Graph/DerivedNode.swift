@@ -288,6 +288,9 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       if pullCache.hasValue && isPulledValueCurrent(in: root)
         && !ThreadContext.withCurrent({ $0.recomputesForSourceReads(self) })
       {
+        #if DEBUG
+          notePulledValueTaken(in: root)
+        #endif
         root.lock.unlock()
         return value
       }
@@ -295,6 +298,9 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         // Computed earlier in this pull; if it may not be cached, neither may the value of
         // the computation reading it (as when it is computed, see `pullOneSpecialized`).
         let cacheable = pullCache.hasValue
+        #if DEBUG
+          notePulledValueTaken(in: root)
+        #endif
         root.lock.unlock()
         if !cacheable {
           ThreadContext.withCurrent { $0.computation.pulledValueIsCacheable = false }
@@ -306,6 +312,9 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     Engine.pullInOrder(self)
     let again = home.lockRoot()
     defer { again.lock.unlock() }
+    #if DEBUG
+      if pulled != nil { notePulledValueTaken(in: again) }
+    #endif
     return pulled ?? delivered
   }
 
@@ -325,11 +334,12 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   final func pullOneSpecialized(at stamp: UInt64, _ context: ThreadContext) {
     assertUnlocked()
     let root = home.lockRoot()
-    // Computed already in this pull, by a computation that read it though not linked to it
-    // (the pull's order follows the links), or at this stamp of this domain by another pull
-    // (a node joined to it since may hold a value cached at the same count of its own).
+    // Computed already in this pull (at this stamp or a later one: see `wasPulledInThisPull`),
+    // by a computation that read it though not linked to it (the pull's order follows the
+    // links), or at this stamp of this domain by another pull (a node joined to it since may
+    // hold a value cached at the same count of its own).
     if _slowPath(
-      (pullCache.inPull != 0 && pullCache.inPull == context.computation.outermostPull)
+      (pullCache.inPull != 0 && context.computation.holdsPulledValue(pullCache))
         || (pullCache.hasValue && pullCache.stamp == stamp
           && pullCache.stampRoot == context.computation.pullRoot
           && !context.recomputesForSourceReads(self))
@@ -340,6 +350,10 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     let previous = delivered
     root.lock.unlock()
     context.beginComputing(self)
+    #if DEBUG
+      let enclosingTaken = context.computation.oldestTakenStamp
+      context.computation.oldestTakenStamp = .max
+    #endif
     // A value not cacheable here (it read inputs the node is not linked to) is not cacheable
     // for the computation that read it either.
     let computed = context.withOwnCacheability(propagating: true) {
@@ -348,6 +362,10 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     var value: Value? = computed.result
     let cacheable = computed.cacheable
     context.endComputing()
+    #if DEBUG
+      checkTakenValues(context.computation.oldestTakenStamp, computedAt: stamp)
+      context.computation.oldestTakenStamp = enclosingTaken
+    #endif
     context.sourceReads?.computed.insert(ObjectIdentifier(self))
     let again = home.lockRoot()
     // Pulls on several threads may finish out of order: one that began at an older stamp

@@ -124,12 +124,54 @@ package class AnyNode: @unchecked Sendable {
   #endif
 
   /// Whether the `pulled` value was computed in the outermost pull this thread is running,
-  /// cacheable or not. Lock.
+  /// cacheable or not, at the stamp of the pull reading it now or a later one of the same
+  /// domain. Lock.
+  ///
+  /// A pull nested in another (a computation that reads a node made during the read, as a
+  /// `flatMapLatest` its new inner property) begins at a later count of the domain when writes
+  /// landed since the one around it began, and caches what it computes as of that count. A
+  /// value the outer pull computed at its own count may lack those writes: computed from it,
+  /// the nested pull's values would be cached as of a count whose writes they lack, and a
+  /// reader that wrote in between, whose own pull began before that count, cannot replace
+  /// them (a pull never replaces a value cached at a later stamp) and returns one (see
+  /// `DerivedNode.pullOneSpecialized`). So a nested pull computes such a value again.
   @inlinable
   final func wasPulledInThisPull() -> Bool {
     pullCache.inPull != 0
-      && ThreadContext.withCurrent { $0.computation.outermostPull == pullCache.inPull }
+      && ThreadContext.withCurrent { $0.computation.holdsPulledValue(pullCache) }
   }
+
+  #if DEBUG
+    /// Notes that the computation under way on this thread takes this node's pulled value,
+    /// cached at `pullCache.stamp` (see `ThreadContext.Computation.oldestTakenStamp`); `root`
+    /// is the node's root domain, locked. Lock.
+    ///
+    /// Only a node still in the pull's root domain, with a value cached by a pull over that
+    /// domain, counts: a node split off since into a domain whose inputs took no write keeps
+    /// a value current there at an older count of the domain it left.
+    @usableFromInline
+    final func notePulledValueTaken(in root: Domain) {
+      guard let stampRoot = pullCache.stampRoot, stampRoot == ObjectIdentifier(root) else {
+        return
+      }
+      ThreadContext.withCurrent { context in
+        guard stampRoot == context.computation.pullRoot else { return }
+        context.computation.oldestTakenStamp = min(
+          context.computation.oldestTakenStamp, pullCache.stamp)
+      }
+    }
+
+    /// Stops unless a value this node's pull computed at `stamp` was computed from no pulled
+    /// value cached at an older stamp (`oldestTaken`): cached as of `stamp`, it must hold
+    /// every write that stamp counts (see `wasPulledInThisPull()`).
+    @usableFromInline
+    final func checkTakenValues(_ oldestTaken: UInt64, computedAt stamp: UInt64) {
+      Engine.check(
+        oldestTaken >= stamp,
+        "\(describedForMisuse), computed by a pull at stamp \(stamp), took a value cached at "
+          + "stamp \(oldestTaken), which may lack writes the pull's stamp counts")
+    }
+  #endif
 
   /// Whether the pulled value (`pullCache.hasValue`) is current: computed at the write count of
   /// `root`, the node's root domain (locked), or in the pull this thread is running over that

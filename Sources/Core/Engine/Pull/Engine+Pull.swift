@@ -17,6 +17,14 @@ extension Engine {
         root.lock.unlock()
         return stampAndInputs
       }
+      // The pull's stamp applies from here: what the order leaves out as current, it judges
+      // by this stamp, not by that of a pull this one is nested in (see
+      // `AnyNode.wasPulledInThisPull()`).
+      let (outerStamp, outerRoot) = (context.computation.pullStamp, context.computation.pullRoot)
+      context.computation.pullStamp = stamp
+      context.computation.pullRoot = stampRoot
+      let outermostPull = context.computation.outermostPull
+      if outermostPull == 0 { context.computation.outermostPull = pull }
       // Post-order over the stale part of the graph: each node after its inputs. The lists
       // are the thread's, reused; a pull nested in this one (a computation reading another
       // domain) finds them taken and makes its own.
@@ -37,11 +45,6 @@ extension Engine {
             ? nil : input.inputs
         }
       }
-      let (outerStamp, outerRoot) = (context.computation.pullStamp, context.computation.pullRoot)
-      context.computation.pullStamp = stamp
-      context.computation.pullRoot = stampRoot
-      let outermostPull = context.computation.outermostPull
-      if outermostPull == 0 { context.computation.outermostPull = pull }
       if ObservableReads.isAvailable, !context.computation.isInObservationSegment {
         pullInSegment(order, at: stamp, context)
       } else {
