@@ -103,9 +103,15 @@ final class _SwitchLink<Outer, Inner>: @unchecked Sendable {
       // without switching; the delivery will switch. The choice is kept for the write stamp
       // it was made at, so further reads, and the delivery of the same writes, reuse it
       // rather than run `transform` again (it may start work: a request).
+      //
+      // The outer value is read even when the choice is reused: the value follows it, and a
+      // new subscriber's first value notes what it read (see `SourceReadLog`). Unnoted, the
+      // subscriber's catching-up record left the outer node out, and a delivery of its older
+      // writes reached the subscriber after the first value.
       let stamp = outer.writeStampNow
+      let outerValue = outer.read(.latest)
       let inner =
-        onDemandChoice(at: stamp) ?? keepOnDemandChoice(transform(outer.read(.latest)), at: stamp)
+        onDemandChoice(at: stamp) ?? keepOnDemandChoice(transform(outerValue), at: stamp)
       // Not linked yet: a write to it does not move the stamp a pulled value is cached for.
       // The current inner property may not be linked either: its switch waits behind
       // another thread's delivery.

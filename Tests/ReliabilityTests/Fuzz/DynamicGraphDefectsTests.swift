@@ -347,6 +347,47 @@ struct DynamicGraphDefectsTests {
     late.withLock { $0?.cancel() }
   }
 
+  @Test(
+    "A first value that follows a flatMapLatest's choice made by an earlier read notes its selector"
+  )
+  func firstValueThroughAnEarlierSwitchChoiceNotesTheSelector() {
+    // The concurrent fuzz's last `sinkBackwards` (seed 4028760069, about one round in 25).
+    // A sink of `x` runs a batch: `s` = true links `n` to `f` once delivered, and `r` = 2 waits
+    // behind the delivery under way. A read of `f` chooses, on demand, the inner property for
+    // `r` = 2, and keeps the choice for the write count it was made at; the subscriber's first
+    // value, 2, reads `f` again and reuses that choice, which skipped reading `r`: its
+    // catching-up record listed `s`, `a` and `x`, not `r`. The delivery that linked `n` to `f`
+    // looked caught up, and not the first value's state (`a` had moved), so the subscriber was
+    // given 2 again: [2, 2] before. Under threads, the same gap let deliveries computed from
+    // `r`'s older writes through after the first value. Now [2], then `r` = 3 follows.
+    let r = BehaviorRelay(1)
+    let x = BehaviorRelay(0)
+    let s = BehaviorRelay(false)
+    let a = BehaviorRelay(100)
+    let f = r.asProperty().flatMapLatest { value in x.asProperty().map { _ in value } }
+    let keepF = f.subscribe { _ in }
+    let n = Property { s.value ? f.value : a.value }
+    let keepN = n.subscribe { _ in }
+    let seen = Recorder<Int>()
+    let late = Mutex<SubscriptionToken?>(nil)
+    let trigger = x.subscribe { value in
+      guard value == 1 else { return }
+      batch {
+        s.accept(true)
+        r.accept(2)
+        #expect(f.value == 2)
+        late.withLock { $0 = n.subscribe(seen.sink) }
+        a.accept(101)
+      }
+    }
+    x.accept(1)
+    #expect(seen.values == [2], "the late subscriber's values: \(seen.values)")
+    r.accept(3)
+    #expect(seen.values == [2, 3], "the late subscriber's values: \(seen.values)")
+    late.withLock { $0?.cancel() }
+    _ = (keepF, keepN, trigger)
+  }
+
   @Test("A subscriber made in a batch gets the batch's later write to another domain it read")
   func subscriberInABatchGetsALaterWriteToAnotherDomain() {
     // The model-based programs' seed 1592590698, shrunk. `n` follows `a` alone (odd), and `b`
