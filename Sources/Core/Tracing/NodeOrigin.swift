@@ -43,8 +43,18 @@ package final class NodeOrigin: Sendable {
   /// The origin shared by every node of `kind` made at `file:line`.
   ///
   /// - Complexity: One lock of a striped table and a hash lookup.
-  @usableFromInline
+  @inlinable
   package static func made(_ kind: StaticString, file: StaticString, line: UInt) -> NodeOrigin {
+    // Inlined, a node's initializer takes the origin unretained and stores it so (see
+    // `AnyNode.origin`): no reference is counted.
+    madeUnretained(kind, file: file, line: line).takeUnretainedValue()
+  }
+
+  /// `made(_:file:line:)`'s origin, unretained: the table keeps it for ever.
+  @usableFromInline
+  static func madeUnretained(
+    _ kind: StaticString, file: StaticString, line: UInt
+  ) -> Unmanaged<NodeOrigin> {
     ThreadContext.withCurrent { $0.originCache.origin(kind, file: file, line: line) }
   }
 
@@ -87,13 +97,17 @@ extension AnyNode {
 
   /// Gives the node a name, for traces and messages, in place of where it was made.
   package final func setName(_ name: String) {
-    var named: NodeOrigin? = (lockedOrigin ?? .kind("value")).named(name)
-    withRootLocked { root in
-      swap(&origin, &named)
+    let named = Unmanaged.passRetained((lockedOrigin ?? .kind("value")).named(name))
+    let replaced = withRootLocked { root in
+      let replaced = ownsOrigin ? originReference : nil
+      originReference = named
+      ownsOrigin = true
       root.lock.unlock()
+      return replaced
     }
-    // `named` now holds the replaced origin, released here, outside the lock. The names traces
+    // The origin of an earlier name, if any, released here, outside the lock. The names traces
     // gave the values derived from this one named them after the old name.
+    replaced?.release()
     if Tracing.isOn { TraceState.shared.forgetNodeNames() }
   }
 
@@ -154,6 +168,7 @@ private final class OriginTable: @unchecked Sendable {
   }
 
   /// A string literal's address, which identifies it: literals live as long as the program.
+  @inline(__always)
   static func identity(_ string: StaticString) -> UInt {
     string.hasPointerRepresentation
       ? UInt(bitPattern: string.utf8Start) : UInt(string.unicodeScalar.value) | 1 << 63
@@ -187,8 +202,10 @@ struct OriginCache {
     entries.deallocate()
   }
 
-  /// The origin of a node of `kind` made at `file:line`, from this cache or the table.
-  func origin(_ kind: StaticString, file: StaticString, line: UInt) -> NodeOrigin {
+  /// The origin of a node of `kind` made at `file:line`, from this cache or the table,
+  /// unretained: the table keeps it for ever.
+  @inline(__always)
+  func origin(_ kind: StaticString, file: StaticString, line: UInt) -> Unmanaged<NodeOrigin> {
     let kindWord = OriginTable.identity(kind)
     let fileWord = OriginTable.identity(file)
     let slot =
@@ -198,11 +215,11 @@ struct OriginCache {
     if entry.line == line, entry.file == fileWord, entry.kind == kindWord,
       let origin = entry.origin
     {
-      return origin.takeUnretainedValue()
+      return origin
     }
-    let found = originTable.origin(kind, file: file, line: line, isHidden: false)
-    entries[slot] = Entry(
-      kind: kindWord, file: fileWord, line: line, origin: Unmanaged.passUnretained(found))
+    let found = Unmanaged.passUnretained(
+      originTable.origin(kind, file: file, line: line, isHidden: false))
+    entries[slot] = Entry(kind: kindWord, file: fileWord, line: line, origin: found)
     return found
   }
 }

@@ -62,6 +62,8 @@ package final class ThreadContext {
   @exclusivity(unchecked) package var trace = TraceContext()
   /// The origins of nodes this thread made recently (see `NodeOrigin.made`).
   let originCache = OriginCache()
+  /// Domains kept for the next sources this thread makes (see `SpareDomains`).
+  @exclusivity(unchecked) var spareDomains = SpareDomains()
 
   /// Where this thread waits for its turn in a busy domain; made on first use.
   var parker: Parker {
@@ -77,6 +79,7 @@ package final class ThreadContext {
 
   deinit {
     originCache.deallocate()
+    spareDomains.deallocate()
   }
 
   /// Makes `tracker` the active tracker (`nil`: none).

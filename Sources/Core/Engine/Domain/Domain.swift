@@ -60,15 +60,6 @@ package final class Domain: ManagedBuffer<DomainFields, UInt64> {
   /// after it to keep its cache line inside the object (see above).
   @usableFromInline static let elementCount = 8
 
-  /// Makes a domain with nothing in it yet.
-  @inlinable
-  package static func make() -> Domain {
-    let domain = unsafeDowncast(
-      Domain.create(minimumCapacity: elementCount) { _ in DomainFields() }, to: Domain.self)
-    Lock.Handle.initialize(domain.lockPrimitive)
-    return domain
-  }
-
   deinit {
     #if DEBUG
       // A domain freed while it forwards (nothing refers to it any more: its nodes are gone)

@@ -28,7 +28,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// newest values.
   @inlinable
   package convenience init(
-    inputs: [AnyNode], origin: NodeOrigin? = nil,
+    inputs: [AnyNode], origin: __shared NodeOrigin? = nil,
     compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
   ) {
     self.init(inputs: inputs, origin: origin, compute: compute) { node in
@@ -48,7 +48,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   ///   the other initializer's step calls `compute`.
   @inlinable
   package convenience init(
-    inputs: [AnyNode], origin: NodeOrigin? = nil,
+    inputs: [AnyNode], origin: __shared NodeOrigin? = nil,
     compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?,
     deliver: @escaping @Sendable (AnyNode) -> Bool
   ) {
@@ -63,7 +63,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// and lets each event go once delivered.
   @inlinable
   package convenience init<Event>(
-    eventInputs inputs: [AnyNode], origin: NodeOrigin? = nil,
+    eventInputs inputs: [AnyNode], origin: __shared NodeOrigin? = nil,
     compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
   ) where Value == Event? {
     let steps = Self.eventSteps(recompute: { node in
@@ -77,7 +77,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
   @inlinable
   init(
-    inputs: [AnyNode], origin: NodeOrigin?,
+    inputs: [AnyNode], origin: __shared NodeOrigin?,
     compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?,
     steps: NodeSteps, carriesEvents: Bool
   ) {
@@ -104,7 +104,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       home: home, value: initial, isSource: false, carriesEvents: carriesEvents, steps: steps)
     self.isAttached = false
     self.inputs = ContiguousArray(inputs)
-    self.origin = origin
+    setOrigin(origin)
     Engine.attachInOrder(self)
   }
 
@@ -183,6 +183,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // computation captures what it reads), are handed to the thread's release loop instead,
     // which the outermost such deinit runs (see `releaseInputsAndClosures()`).
     releaseStep(self)
+    releaseOwnOrigin()
   }
 
   /// `releaseInputsAndClosures()`, specialized, made where the value type is known: a generic

@@ -25,6 +25,13 @@ extension AnyNode {
     @inlinable static var suspendsWhenUnobserved: Traits { Traits(rawValue: 1 << 3) }
   }
 
+  /// Whether a `Property` that wraps the node holds it attached with a handle
+  /// (`retainHandle()`): not a source, which is never detached, nor a node that is attached
+  /// only while observed. One test of the traits.
+  @inlinable final var isKeptByHandle: Bool {
+    traits.isDisjoint(with: [.source, .suspendsWhenUnobserved])
+  }
+
   /// Where a node stands in the graph. Role; written under the lock.
   @usableFromInline
   struct Linkage: OptionSet, Sendable {

@@ -13,6 +13,10 @@ package class AnyNode: @unchecked Sendable {
   @usableFromInline package final let home: Domain
   /// What kind of node this is (see `Traits`). Set before the node is shared.
   @exclusivity(unchecked) @usableFromInline final var traits: Traits
+  /// Whether `originReference` is an origin of the node's own (a name's, from
+  /// `setName(_:)`), retained for the node. Lock. (Beside `traits`, in the bytes before
+  /// `rank` that would be padding.)
+  @exclusivity(unchecked) @usableFromInline final var ownsOrigin = false
   /// Topological height: sources are 0, a derived node is one more than its highest input.
   /// Role; written under the lock.
   @exclusivity(unchecked) @usableFromInline final var rank = 0
@@ -76,7 +80,31 @@ package class AnyNode: @unchecked Sendable {
   /// What the node is, where it was made and what it is called, for messages and traces (see
   /// ``NodeOrigin``): set when the node is made, before it is shared; ``setName(_:)`` replaces
   /// it. Lock, once the node is shared (read it with `lockedOrigin`).
-  @exclusivity(unchecked) @usableFromInline package final var origin: NodeOrigin?
+  ///
+  /// Held unretained (`originReference`): a node is made with a shared origin, which the
+  /// process-wide table keeps for ever (see `NodeOrigin.made`), so making and freeing a node
+  /// counts no reference for it. An origin of its own (a name's, `ownsOrigin`) is retained
+  /// once, by `setName(_:)`, and released by the node's `deinit` (`releaseOwnOrigin()`).
+  @inlinable package final var origin: NodeOrigin? { originReference?.takeUnretainedValue() }
+
+  /// Releases an origin of the node's own, from the `deinit` of the node's class.
+  @inlinable @inline(__always)
+  final func releaseOwnOrigin() {
+    if _slowPath(ownsOrigin) { releaseOwnOriginNow() }
+  }
+
+  @usableFromInline
+  final func releaseOwnOriginNow() { originReference?.release() }
+
+  /// Sets `origin` to a shared origin (`NodeOrigin.made`, `.kind`), before the node is shared.
+  @inlinable
+  package final func setOrigin(_ origin: __shared NodeOrigin?) {
+    assert(origin.map { $0.serial != 0 } ?? true, "a node is made with a shared origin")
+    originReference = origin.map { Unmanaged.passUnretained($0) }
+  }
+
+  /// `origin`, unretained unless `ownsOrigin`. Lock, once the node is shared.
+  @exclusivity(unchecked) @usableFromInline final var originReference: Unmanaged<NodeOrigin>?
 
   /// The node's steps of a delivery, specialized for its value type.
   /// A `var` only so that a node's `deinit` can move its closures out (see `DerivedNode`).

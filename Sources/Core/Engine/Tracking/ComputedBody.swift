@@ -43,7 +43,7 @@ final class ComputedBody<Value>: ObservationTrigger, @unchecked Sendable {
     ) { [computedBody] mode, previous in
       computedBody.compute(mode, previous)
     }
-    node.origin = .made("computed", file: file, line: line)
+    node.originReference = NodeOrigin.madeUnretained("computed", file: file, line: line)
     computedBody.node = Unmanaged.passUnretained(node)
     node.observableReads = readsObservable ? .seen : .noneSeen
     node.suspendsWhenUnobserved = true

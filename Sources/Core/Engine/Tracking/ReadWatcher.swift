@@ -80,11 +80,10 @@ package final class ReadWatcher: @unchecked Sendable {
     // Its value counts the changes it saw: every recomputation is a change, so its one
     // subscriber hears of each delivered change of any dependency, once.
     let origin = NodeOrigin.kind("tracked reads", isHidden: true)
-    let made = DerivedNode<UInt64>(
-      inputs: Array(newDependencies), origin: name.map(origin.named) ?? origin
-    ) { _, previous in
-      (previous ?? 0) &+ 1
+    let made = DerivedNode<UInt64>(inputs: Array(newDependencies), origin: origin) {
+      _, previous in (previous ?? 0) &+ 1
     }
+    if let name { made.setName(name) }
     made.retainHandle()
     node = made
     let onChange = onChange
