@@ -24,6 +24,7 @@ let profiles: [String: () -> Body] = {
     "read": { read() },
     "chain": { mapChain() },
     "diamond": { diamond() },
+    "update1to1": { computedUpdate() },
     "combineLatest": { combineLatestOfSix() },
     "write-in-batch": { writeInBatch() },
     "view": { setOfOneProperty() },

@@ -209,6 +209,41 @@ func diamond(_ configuration: Configuration) -> Row {
     instructions: InstructionProfiles("diamond", target: .timesFloor(3)))
 }
 
+/// The js-reactivity-benchmark's `updateComputations1to1`: one relay, one computed property
+/// that reads it, a sink on the computed property; each operation writes the relay. By hand, a
+/// relay whose one closure computes the same and calls the sink's code.
+func computedUpdate() -> Sides {
+  let tally = Tally()
+  let relay = BehaviorRelay(0)
+  let computed = Property { relay.value &+ 1 }
+  let token = computed.subscribe { value in
+    tally.calls += 1
+    tally.total &+= value
+  }
+  let floor = ClosureRelay(0)
+  let compute: (Int) -> Int = { $0 &+ 1 }
+  _ = floor.subscribe { value in
+    tally.calls += 1
+    tally.total &+= compute(value)
+  }
+  return Sides(
+    ours: { iterations in
+      for i in 0..<iterations { relay.accept(i) }
+      blackHole(token)
+    },
+    floor: { iterations in for i in 0..<iterations { floor.accept(i) } })
+}
+
+/// The row of `computedUpdate()` (issue 30's target: 2x the floor).
+func computedUpdate(_ configuration: Configuration) -> Row {
+  let sides = computedUpdate()
+  let times = measure([sides.ours, sides.floor], configuration)
+  return Row(
+    name: "computed property, set + sink (update1to1)", ours: times[0], baseline: times[1],
+    target: "<= 2.00x", pass: times[0] / times[1] <= 2,
+    instructions: InstructionProfiles("update1to1", target: .timesFloor(2)))
+}
+
 /// The diamond written with computed properties: `Property { }` closures that read `value`
 /// (for `--profile=computed-diamond`).
 func computedDiamond() -> Body {

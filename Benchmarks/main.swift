@@ -111,6 +111,7 @@ let scenarios: [(name: String, run: () -> [Row])] = [
   ("read", { [read(configuration)] }),
   ("chain", { [mapChain(configuration)] }),
   ("diamond", { [diamond(configuration)] }),
+  ("update1to1", { [computedUpdate(configuration)] }),
   ("combineLatest", { [combineLatestOfSix(configuration)] }),
   ("batch write", { [writeInBatch(configuration)] }),
   ("view", { MainActor.assumeIsolated { viewScenarios(configuration) } }),
@@ -141,7 +142,8 @@ let scenarios: [(name: String, run: () -> [Row])] = [
 /// last (after the two-thread rows too): a process never goes back to one thread. For
 /// information, but for the read's target of issue 30: 0.6 of the locked read's time.
 let measuredWithThreadsToo: Set = [
-  "set", "subscribe", "read", "chain", "diamond", "combineLatest", "batch write", "view",
+  "set", "subscribe", "read", "chain", "diamond", "update1to1", "combineLatest", "batch write",
+  "view",
 ]
 var rows: [Row] = []
 /// `--only=workloads` names the group of workloads: all of them, and no other scenario.
