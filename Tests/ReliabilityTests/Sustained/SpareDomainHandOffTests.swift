@@ -23,10 +23,27 @@ struct SpareDomainHandOffTests {
     let written: Int
   }
 
+  /// The relays on their way, behind an `NSLock` (whose pthread mutex ThreadSanitizer
+  /// follows).
+  final class HandOffQueue: @unchecked Sendable {
+    // Safe: `items` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var items: [HandOff] = []
+
+    var count: Int { lock.withLock { items.count } }
+    func append(_ item: HandOff) { lock.withLock { items.append(item) } }
+    func takeAll() -> [HandOff] {
+      lock.withLock {
+        defer { items.removeAll(keepingCapacity: true) }
+        return items
+      }
+    }
+  }
+
   @Test("Relays made on one thread, written, read and released on another")
   func handOff() {
     let rounds = Sustained.isUnderThreadSanitizer ? 5_000 : 50_000
-    let queue = Mutex<[HandOff]>([])
+    let queue = HandOffQueue()
     let wrong = Atomic<Int>(0)
     let used = Atomic<Int>(0)
     let finished = DispatchSemaphore(value: 0)
@@ -43,20 +60,15 @@ struct SpareDomainHandOffTests {
         // A relay of this thread's own, made and released alone: it takes and leaves spares.
         let mine = BehaviorRelay(-round)
         if mine.value != -round { wrong.add(1, ordering: .relaxed) }
-        queue.withLock {
-          $0.append(HandOff(relay: relay, seen: seen, token: token, written: round + 1))
-        }
-        while queue.withLock({ $0.count }) > 64 { sched_yield() }
+        queue.append(HandOff(relay: relay, seen: seen, token: token, written: round + 1))
+        while queue.count > 64 { sched_yield() }
       }
     }
     let user = Thread {
       defer { finished.signal() }
       var done = 0
       while done < rounds {
-        let taken = queue.withLock { queue in
-          defer { queue.removeAll(keepingCapacity: true) }
-          return queue
-        }
+        let taken = queue.takeAll()
         if taken.isEmpty { sched_yield() }
         for handOff in taken {
           let relay = handOff.relay
