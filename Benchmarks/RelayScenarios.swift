@@ -36,6 +36,36 @@ struct Sides {
   var others: [Body] = []
 }
 
+extension Sides {
+  /// The sides of a scenario whose operation writes the iteration's index: to `relay`, whose
+  /// graph `token` observes (the body keeps it alive), and to `floor`.
+  static func writes(
+    to relay: BehaviorRelay<Int>, keeping token: SubscriptionToken, floor: ClosureRelay
+  ) -> Sides {
+    Sides(
+      ours: { iterations in
+        for i in 0..<iterations { relay.accept(i) }
+        blackHole(token)
+      },
+      floor: { iterations in for i in 0..<iterations { floor.accept(i) } })
+  }
+}
+
+extension Row {
+  /// The row of `sides`, timed against its floor: the target is `limit` times the floor's
+  /// time, and `instructionLimit` times its instructions (profile `profile`).
+  static func timedAgainstFloor(
+    _ name: String, _ sides: Sides, within limit: Double, profile: String,
+    instructionsWithin instructionLimit: Double, _ configuration: Configuration
+  ) -> Row {
+    let times = measure([sides.ours, sides.floor], configuration)
+    return Row(
+      name: name, ours: times[0], baseline: times[1], target: "<= \(format(limit, 2))x",
+      pass: times[0] / times[1] <= limit,
+      instructions: InstructionProfiles(profile, target: .timesFloor(instructionLimit)))
+  }
+}
+
 /// Set + notify with `count` subscribers (0: set with none).
 func setAndNotify(subscribers count: Int) -> Sides {
   let tally = Tally()
@@ -150,22 +180,14 @@ func mapChain() -> Sides {
     for transform in transforms { result = transform(result) }
     tally.total &+= result
   }
-  return Sides(
-    ours: { iterations in
-      for i in 0..<iterations { relay.accept(i) }
-      blackHole(token)
-    },
-    floor: { iterations in for i in 0..<iterations { floor.accept(i) } })
+  return .writes(to: relay, keeping: token, floor: floor)
 }
 
 /// The row of `mapChain()`.
 func mapChain(_ configuration: Configuration) -> Row {
-  let sides = mapChain()
-  let times = measure([sides.ours, sides.floor], configuration)
-  return Row(
-    name: "chain of 10 maps, set + sink", ours: times[0], baseline: times[1],
-    target: "<= 5.00x", pass: times[0] / times[1] <= 5,
-    instructions: InstructionProfiles("chain", target: .timesFloor(3)))
+  .timedAgainstFloor(
+    "chain of 10 maps, set + sink", mapChain(), within: 5, profile: "chain",
+    instructionsWithin: 3, configuration)
 }
 
 /// The diamond a -> b, a -> c, combineLatest(b, c) with a sink; by hand, one closure that
@@ -184,12 +206,7 @@ func diamond(_ tally: Tally = Tally()) -> Sides {
   let right: (Int) -> Int = { $0 &* 2 }
   let pairSink: ((Int, Int)) -> Void = { tally.total &+= $0.0 &+ $0.1 }
   _ = floor.subscribe { value in pairSink((left(value), right(value))) }
-  return Sides(
-    ours: { iterations in
-      for i in 0..<iterations { relay.accept(i) }
-      blackHole(token)
-    },
-    floor: { iterations in for i in 0..<iterations { floor.accept(i) } })
+  return .writes(to: relay, keeping: token, floor: floor)
 }
 
 /// The row of `diamond(_:)`: time per write, and sink calls per write.
@@ -226,22 +243,14 @@ func computedUpdate() -> Sides {
     tally.calls += 1
     tally.total &+= compute(value)
   }
-  return Sides(
-    ours: { iterations in
-      for i in 0..<iterations { relay.accept(i) }
-      blackHole(token)
-    },
-    floor: { iterations in for i in 0..<iterations { floor.accept(i) } })
+  return .writes(to: relay, keeping: token, floor: floor)
 }
 
 /// The row of `computedUpdate()` (issue 30's target: 2x the floor).
 func computedUpdate(_ configuration: Configuration) -> Row {
-  let sides = computedUpdate()
-  let times = measure([sides.ours, sides.floor], configuration)
-  return Row(
-    name: "computed property, set + sink (update1to1)", ours: times[0], baseline: times[1],
-    target: "<= 2.00x", pass: times[0] / times[1] <= 2,
-    instructions: InstructionProfiles("update1to1", target: .timesFloor(2)))
+  .timedAgainstFloor(
+    "computed property, set + sink (update1to1)", computedUpdate(), within: 2,
+    profile: "update1to1", instructionsWithin: 2, configuration)
 }
 
 /// The diamond written with computed properties: `Property { }` closures that read `value`
