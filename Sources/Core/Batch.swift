@@ -23,18 +23,22 @@
 /// - Returns: Whatever `body` returns.
 /// - Throws: Whatever `body` throws. Changes made before the throw are still delivered.
 public func batch<Result>(_ body: () throws -> Result) rethrows -> Result {
-  let context = ThreadContext.current
-  if context.batch.depth == 0 { context.takeBatchIdentity() }
-  context.batch.depth += 1
-  context.beginScope()
-  defer {
-    context.batch.depth -= 1
-    if context.batch.depth == 0 {
-      if !context.batch.touched.isEmpty || !context.batch.events.isEmpty { context.commitBatch() }
-      if !context.batch.completions.isEmpty { context.completeAfterBatch() }
-      context.trace.batch = 0
+  // The context borrowed: `ThreadContext.current` retained and released it.
+  try ThreadContext.withCurrentRethrowing { context in
+    if context.batch.depth == 0 { context.takeBatchIdentity() }
+    context.batch.depth += 1
+    context.beginScope()
+    defer {
+      context.batch.depth -= 1
+      if context.batch.depth == 0 {
+        if !context.batch.touched.isEmpty || !context.batch.events.isEmpty {
+          context.commitBatch()
+        }
+        if !context.batch.completions.isEmpty { context.completeAfterBatch() }
+        context.trace.batch = 0
+      }
+      context.endScope()
     }
-    context.endScope()
+    return try body()
   }
-  return try body()
 }

@@ -113,6 +113,22 @@ package final class ThreadContext {
     return body(makeCurrent())
   }
 
+  /// `withCurrent(_:)` for a `body` that throws.
+  @inlinable @inline(__always)
+  package static func withCurrentRethrowing<Result>(
+    _ body: (ThreadContext) throws -> Result
+  ) rethrows -> Result {
+    #if !canImport(Darwin) && canImport(InvalidatingPrimitives)
+      let found = invalidating_thread_context_get()
+    #else
+      let found = pthread_getspecific(threadContextKey)
+    #endif
+    if let pointer = found {
+      return try Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+    }
+    return try body(makeCurrent())
+  }
+
   /// The calling thread's context if it has one (a thread that never used the engine has
   /// none), unretained: what the read path tests, and never makes one.
   @inlinable @inline(__always)

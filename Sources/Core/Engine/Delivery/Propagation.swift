@@ -324,15 +324,16 @@ extension Engine {
   /// properties a `flatMapLatest` made and dropped piled up to a thousand, each recomputed by
   /// every write.) A node whose attachment is still queued is detached behind it.
   static func detachAfterDelivery(_ node: AnyNode) {
-    let context = ThreadContext.current
-    let root = node.home.lockRoot()
-    if !runHoldingRoleIfFree(lockedRoot: root, context, { detach(node) }) {
-      if node.awaitsAttachment {
-        root.queue.append(.task({ detach(node) }, depth: 0))
-      } else {
-        root.queue.prepend(.task({ detach(node) }, depth: 0))
+    ThreadContext.withCurrent { context in
+      let root = node.home.lockRoot()
+      if !runHoldingRoleIfFree(lockedRoot: root, context, { detach(node) }) {
+        if node.awaitsAttachment {
+          root.queue.append(.task({ detach(node) }, depth: 0))
+        } else {
+          root.queue.prepend(.task({ detach(node) }, depth: 0))
+        }
+        root.lock.unlock()
       }
-      root.lock.unlock()
     }
   }
 

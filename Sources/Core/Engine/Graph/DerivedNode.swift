@@ -89,8 +89,8 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // A first value that read a value computed from inputs it is not linked to (a suspended
     // computed property whose branch flipped) is not described by the stamp: the attachment
     // recomputes it from what the inputs delivered, as it does after a write.
-    let (computed, cacheable) = ThreadContext.current.withOwnCacheability(propagating: false) {
-      compute(.latest, nil)
+    let (computed, cacheable) = ThreadContext.withCurrent { context in
+      context.withOwnCacheability(propagating: false) { compute(.latest, nil) }
     }
     guard let initial = computed else {
       Engine.misuse("A derived node's compute must return a value when previous is nil.")

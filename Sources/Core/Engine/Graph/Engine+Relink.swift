@@ -18,7 +18,18 @@ extension Engine {
   package static func switchInputs(
     of node: AnyNode, to newInputs: [AnyNode], releasingAfterwards held: [AnyNode] = []
   ) -> Bool {
-    let context = ThreadContext.current
+    // The context borrowed: `ThreadContext.current` retained and released it.
+    ThreadContext.withCurrent { context in
+      switchInputs(of: node, to: newInputs, releasingAfterwards: held, context)
+    }
+  }
+
+  /// `switchInputs(of:to:releasingAfterwards:)` on the calling thread, whose context is
+  /// `context`.
+  private static func switchInputs(
+    of node: AnyNode, to newInputs: [AnyNode], releasingAfterwards held: [AnyNode],
+    _ context: ThreadContext
+  ) -> Bool {
     // The new links' span is counted now (see `Domain.join`), so that nothing splits what the
     // relink joins before it happens; the relink lets go of the old links' span.
     let root = Domain.join(from: node.home, newInputs).lockRoot()
@@ -56,7 +67,7 @@ extension Engine {
   /// an input read in its computation changed after that read. Role.
   package static func recomputeLater(_ node: AnyNode) {
     node.assertRole()
-    ThreadContext.current.sessions.active?.push(node)
+    ThreadContext.withCurrent { $0.sessions.active?.push(node) }
   }
 
   /// Makes `node` computed from `newInputs` instead of its current inputs, in delivery order:

@@ -13,13 +13,15 @@ extension Engine {
   /// Until it is attached, a read computes the node from its inputs.
   @usableFromInline
   static func attachInOrder<Value>(_ node: DerivedNode<Value>) {
-    let context = ThreadContext.current
-    node.awaitsAttachment = true  // the node is not shared yet
-    let root = node.home.lockRoot()
-    // The common case, nothing under delivery: attach now, with no task to allocate.
-    if runHoldingRoleIfFree(lockedRoot: root, context, { attach(node) }) { return }
-    root.lock.unlock()
-    performInOrder(in: node.home, mayWait: !context.isComputing) { attach(node) }
+    // The context borrowed (as in every call below): `ThreadContext.current` retained it.
+    ThreadContext.withCurrent { context in
+      node.awaitsAttachment = true  // the node is not shared yet
+      let root = node.home.lockRoot()
+      // The common case, nothing under delivery: attach now, with no task to allocate.
+      if runHoldingRoleIfFree(lockedRoot: root, context, { attach(node) }) { return }
+      root.lock.unlock()
+      performInOrder(in: node.home, mayWait: !context.isComputing) { attach(node) }
+    }
   }
 
   /// Connects a new derived node to its inputs. Role.

@@ -34,8 +34,8 @@ final class ComputedBody<Value>: ObservationTrigger, @unchecked Sendable {
     let computedBody = ComputedBody(body: body, isDuplicate: isDuplicate)
     var initial: Value?
     var readsObservable = false
-    let start = ThreadContext.current.trackFirstRun {
-      readsObservable = computedBody.track { initial = body() }
+    let start = ThreadContext.withCurrent { context in
+      context.trackFirstRun { readsObservable = computedBody.track { initial = body() } }
     }
     let node = DerivedNode<Value>(
       computedFrom: start.inputs, home: start.home, initial: initial.unsafelyUnwrapped,

@@ -24,11 +24,12 @@ enum ObservableReads {
         // The handler is an autoclosure, evaluated only when `body` read something observable:
         // that is how a run learns that it did. Reads of properties inside are the engine's
         // own, hidden from Observation (see `ObservationVisibility`).
-        let context = ThreadContext.current
-        let hid = context.observation.hidesReads
-        context.observation.hidesReads = true
-        withObservationTracking(body, onChange: didRead())
-        context.observation.hidesReads = hid
+        ThreadContext.withCurrent { context in
+          let hid = context.observation.hidesReads
+          context.observation.hidesReads = true
+          withObservationTracking(body, onChange: didRead())
+          context.observation.hidesReads = hid
+        }
         return
       }
     #endif
