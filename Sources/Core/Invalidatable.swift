@@ -25,16 +25,17 @@ extension Invalidatable {
   public func invalidate<Invalidator>(
     by invalidator: Invalidator, _ perform: @escaping () -> Void
   ) {
-    let context = ThreadContext.current
-    if _slowPath(Tracing.isOn) {
-      context.invalidateTraced(self, by: invalidator, perform)
-      return
+    ThreadContext.withCurrent { context in
+      if _slowPath(Tracing.isOn) {
+        context.invalidateTraced(self, by: invalidator, perform)
+        return
+      }
+      guard context.scope.depth > 0 else {
+        perform()
+        return
+      }
+      context.deferInvalidation(of: self, by: invalidator) { perform }
     }
-    guard context.scope.depth > 0 else {
-      perform()
-      return
-    }
-    context.deferInvalidation(of: self, by: invalidator) { perform }
   }
 
   /// Runs `perform(self, invalidator)` at once or, inside a batch or a delivery, once at its

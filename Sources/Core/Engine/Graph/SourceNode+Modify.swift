@@ -18,29 +18,31 @@ extension SourceNode {
   package func modify<Result>(
     file: StaticString = #fileID, line: UInt = #line, _ body: (inout Value) throws -> Result
   ) rethrows -> Result {
-    let context = ThreadContext.current
-    let cause =
-      Tracing.isOn ? Tracing.write(of: self, at: TraceSite(file: file, line: line), context) : nil
-    let root = home.lockRoot()
-    var value = latest
-    let result: Result
-    let held = root.lock.holdForUserCode()
-    do {
-      defer { root.lock.endUserCode(held) }
-      result = try body(&value)
-    } catch {
-      root.lock.unlock()
-      withExtendedLifetime(value) {}  // released outside the lock
-      throw error
+    // The context borrowed: `ThreadContext.current` retained and released it.
+    return try ThreadContext.withCurrentRethrowing { context in
+      let cause =
+        Tracing.isOn ? Tracing.write(of: self, at: TraceSite(file: file, line: line), context) : nil
+      let root = home.lockRoot()
+      var value = latest
+      let result: Result
+      let held = root.lock.holdForUserCode()
+      do {
+        defer { root.lock.endUserCode(held) }
+        result = try body(&value)
+      } catch {
+        root.lock.unlock()
+        withExtendedLifetime(value) {}  // released outside the lock
+        throw error
+      }
+      if _slowPath(context.batch.depth > 0) {
+        if let cause { Tracing.noteWrite(cause, of: self, seq: writes.count &+ 1) }
+        writeInBatch(value, lockedRoot: root, context)
+      } else if let cause {
+        Tracing.with(cause, context) { write(value, lockedRoot: root, context, cause: cause) }
+      } else {
+        write(value, lockedRoot: root, context)
+      }
+      return result
     }
-    if _slowPath(context.batch.depth > 0) {
-      if let cause { Tracing.noteWrite(cause, of: self, seq: writes.count &+ 1) }
-      writeInBatch(value, lockedRoot: root, context)
-    } else if let cause {
-      Tracing.with(cause, context) { write(value, lockedRoot: root, context, cause: cause) }
-    } else {
-      write(value, lockedRoot: root, context)
-    }
-    return result
   }
 }
