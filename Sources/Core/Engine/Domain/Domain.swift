@@ -208,7 +208,14 @@ package final class Domain: ManagedBuffer<DomainFields, UInt64> {
   /// The write count and whether every write has been delivered, read together.
   @usableFromInline
   func writeStamp() -> (writes: UInt64, settled: Bool) {
-    let root = lockRoot()
+    // A domain that forwards to none is its own root, read without the retain that
+    // `lockRoot()`'s result costs.
+    lock.lock()
+    if _fastPath(!isForwarded) {
+      defer { lock.unlock() }
+      return (writeCount, unsettled == 0)
+    }
+    let root = lockForwardedRoot()
     defer { root.lock.unlock() }
     return (root.writeCount, root.unsettled == 0)
   }

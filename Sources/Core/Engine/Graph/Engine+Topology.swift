@@ -294,18 +294,22 @@ extension AnyNode {
   /// computed property's first run over relays, then take no lock for it.
   package final func retainHandle() {
     if isSource { return }
-    let root = home.lockRoot()
-    keepAliveCount += 1
-    root.lock.unlock()
+    // The root borrowed (`withRootLocked`), not retained as `lockRoot()`'s result is.
+    withRootLocked { root in
+      keepAliveCount += 1
+      root.lock.unlock()
+    }
   }
 
   /// Drops a reference counted by `retainHandle()`; a derived node nothing refers to any more
   /// leaves the graph, so its inputs stop computing it.
   package final func releaseHandle() {
     if isSource { return }
-    let root = home.lockRoot()
-    let unused = dropHandle()
-    root.lock.unlock()
+    let unused = withRootLocked { root in
+      let unused = dropHandle()
+      root.lock.unlock()
+      return unused
+    }
     if unused { detachAfterDelivery() }
   }
 
