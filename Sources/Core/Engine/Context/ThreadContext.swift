@@ -118,14 +118,7 @@ package final class ThreadContext {
   package static func withCurrentRethrowing<Result>(
     _ body: (ThreadContext) throws -> Result
   ) rethrows -> Result {
-    #if !canImport(Darwin) && canImport(InvalidatingPrimitives)
-      let found = invalidating_thread_context_get()
-    #else
-      let found = pthread_getspecific(threadContextKey)
-    #endif
-    if let pointer = found {
-      return try Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
-    }
+    if let context = existing { return try context._withUnsafeGuaranteedRef(body) }
     return try body(makeCurrent())
   }
 
