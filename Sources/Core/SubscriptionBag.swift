@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Subscriptions that end together: when the bag is released, or when ``cancelAll()`` is
 /// called.
 ///
@@ -109,7 +117,7 @@ public final class SubscriptionBag: @unchecked Sendable {
       block = UnsafeMutablePointer(bitPattern: current.pointee)
       index -= 1
     }
-    free(last)
+    freeBlocks(last)
     for token in tokens { token.cancel() }
   }
 
@@ -123,17 +131,19 @@ public final class SubscriptionBag: @unchecked Sendable {
   /// thread has cancelled sinks of a delivery under way, the blocks are freed only when that
   /// list is cleared, at the end of the outermost scope, and no new slot can take their
   /// addresses before.
-  private static func free(_ last: UnsafeMutablePointer<UInt>?) {
+  private static func freeBlocks(_ last: UnsafeMutablePointer<UInt>?) {
     guard last != nil else { return }
-    let context = ThreadContext.current
-    let deferred = context.scope.depth > 0 && !context.scope.cancelledDuringDelivery.isEmpty
-    var block = last
-    while let current = block {
-      block = UnsafeMutablePointer(bitPattern: current.pointee)
-      if deferred {
-        context.scope.slotBlocksToFree.append(current)
-      } else {
-        current.deallocate()
+    // The context borrowed: `ThreadContext.current` retained and released it.
+    ThreadContext.withCurrent { context in
+      let deferred = context.scope.depth > 0 && !context.scope.cancelledDuringDelivery.isEmpty
+      var block = last
+      while let current = block {
+        block = UnsafeMutablePointer(bitPattern: current.pointee)
+        if deferred {
+          context.scope.slotBlocksToFree.append(current)
+        } else {
+          free(current)
+        }
       }
     }
   }
@@ -160,7 +170,12 @@ public final class SubscriptionBag: @unchecked Sendable {
     lock.lock()
     if blockCount == 0 || usedInLast == Self.capacity(ofBlock: blockCount - 1) {
       let capacity = 1 + Self.capacity(ofBlock: blockCount)
-      let block = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
+      // `malloc` itself, as for a lock's block: `UnsafeMutablePointer.allocate` goes through
+      // the runtime's aligned path (`posix_memalign`), about 60 instructions more a block.
+      guard let memory = malloc(capacity * MemoryLayout<UInt>.stride) else {
+        fatalError("Out of memory: a subscription bag's block could not be allocated")
+      }
+      let block = memory.bindMemory(to: UInt.self, capacity: capacity)
       block.initialize(to: lastBlock.map { UInt(bitPattern: $0) } ?? 0)
       lastBlock = block
       blockCount += 1

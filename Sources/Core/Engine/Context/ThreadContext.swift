@@ -285,7 +285,7 @@ package final class ThreadContext {
       scope.cancelledDuringDelivery.removeAll(keepingCapacity: true)
     }
     if !scope.slotBlocksToFree.isEmpty {
-      for block in scope.slotBlocksToFree { block.deallocate() }
+      for block in scope.slotBlocksToFree { free(block) }  // malloc's (see SubscriptionBag)
       scope.slotBlocksToFree.removeAll()
     }
     if !scope.invalidations.isEmpty { flushInvalidations() }
