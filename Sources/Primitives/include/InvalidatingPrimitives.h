@@ -279,7 +279,7 @@ static inline __attribute__((always_inline)) void invalidating_debug_owner_store
 /// Whether `object`, a native Swift object, has one strong reference: the Swift runtime's own
 /// test, which `isKnownUniquelyReferenced` calls too. Swift asks it of a variable only; a node
 /// asks it of its home domain, a `let` (a `var` field would be retained around every call that
-/// reads it; see `Domain.recycle` in the engine).
+/// reads it; see `Engine.isHeldOnce` in the engine).
 extern _Bool swift_isUniquelyReferenced_nonNull_native(const void *_Nonnull object);
 
 static inline __attribute__((always_inline)) _Bool invalidating_is_uniquely_referenced(

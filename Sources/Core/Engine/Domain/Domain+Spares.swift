@@ -57,35 +57,34 @@ struct SpareDomains {
   }
 }
 
-extension AnyNode {
-  /// Whether one strong reference holds this node: the caller's. A relay asks it of its
-  /// source in its `deinit`: a source held by nothing else (no subscription, property, derived
-  /// value or queued write, which all retain it) goes with the relay, and nothing can see it
-  /// complete.
-  package final var isHeldOnce: Bool {
+extension Engine {
+  /// Whether one strong reference holds `object`, a Swift object: the runtime's own test,
+  /// which `isKnownUniquelyReferenced` makes of a variable only. The engine asks it of a
+  /// stored `let` (a node's `home`, a relay's source), and a `var` field would be retained
+  /// around every call that reads it (44 instructions more on every write). Without the
+  /// primitives' module (the Apple glue's check compiles this module alone) the answer is no:
+  /// domains are then freed, and relays completed, as before.
+  /// (Generic, not `AnyObject`: an unoptimized build copies an existential, a reference
+  /// more, and then no object is ever held once.)
+  @inline(__always)
+  static func isHeldOnce<Object: AnyObject>(_ object: Object) -> Bool {
     #if canImport(InvalidatingPrimitives)
-      invalidating_is_uniquely_referenced(Unmanaged.passUnretained(self).toOpaque())
+      invalidating_is_uniquely_referenced(Unmanaged.passUnretained(object).toOpaque())
     #else
       false
     #endif
   }
 }
 
-extension Domain {
-  /// Whether `domain` has one strong reference, which a node being freed asks of its home
-  /// (the reference it holds). `isKnownUniquelyReferenced` asks it of a variable only, and
-  /// `home` is a `let`: as a `var`, every write retained and released it around its calls, 44
-  /// instructions more. Without the primitives' module (the Apple glue's check compiles this
-  /// module alone) the answer is no, and domains are freed as before.
-  @inlinable @inline(__always)
-  static func isHeldOnlyByItsNode(_ domain: Domain) -> Bool {
-    #if canImport(InvalidatingPrimitives)
-      invalidating_is_uniquely_referenced(Unmanaged.passUnretained(domain).toOpaque())
-    #else
-      false
-    #endif
-  }
+extension AnyNode {
+  /// Whether one strong reference holds this node: the caller's. A relay asks it of its
+  /// source in its `deinit`: a source held by nothing else (no subscription, property, derived
+  /// value or queued write, which all retain it) goes with the relay, and nothing can see it
+  /// complete.
+  package final var isHeldOnce: Bool { Engine.isHeldOnce(self) }
+}
 
+extension Domain {
   /// A domain with nothing in it yet: one of this thread's spares, or a new one.
   @usableFromInline
   package static func make() -> Domain {

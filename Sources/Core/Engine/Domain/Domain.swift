@@ -205,19 +205,23 @@ package final class Domain: ManagedBuffer<DomainFields, UInt64> {
     return root
   }
 
+  /// Locks the root of this domain and runs `body` with it, borrowed rather than retained as
+  /// `lockRoot()`'s result is (the caller keeps this domain alive, and every domain keeps the
+  /// one it was merged into); `body` unlocks it.
+  @inlinable @inline(__always)
+  package func withRootLocked<Result>(_ body: (Domain) -> Result) -> Result {
+    lock.lock()
+    if _fastPath(!isForwarded) { return body(self) }
+    return body(lockForwardedRoot())
+  }
+
   /// The write count and whether every write has been delivered, read together.
   @usableFromInline
   func writeStamp() -> (writes: UInt64, settled: Bool) {
-    // A domain that forwards to none is its own root, read without the retain that
-    // `lockRoot()`'s result costs.
-    lock.lock()
-    if _fastPath(!isForwarded) {
-      defer { lock.unlock() }
-      return (writeCount, unsettled == 0)
+    withRootLocked { root in
+      defer { root.lock.unlock() }
+      return (root.writeCount, root.unsettled == 0)
     }
-    let root = lockForwardedRoot()
-    defer { root.lock.unlock() }
-    return (root.writeCount, root.unsettled == 0)
   }
 
   /// `lockRoot()` for a domain that was merged into another, entered with this domain's lock

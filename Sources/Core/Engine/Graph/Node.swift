@@ -133,11 +133,7 @@ package class AnyNode: @unchecked Sendable {
   /// merged into); `body` unlocks it.
   @inlinable @inline(__always)
   package final func withRootLocked<Result>(_ body: (Domain) -> Result) -> Result {
-    Unmanaged.passUnretained(home)._withUnsafeGuaranteedRef { domain in
-      domain.lock.lock()
-      if _fastPath(!domain.isForwarded) { return body(domain) }
-      return body(domain.lockForwardedRoot())
-    }
+    Unmanaged.passUnretained(home)._withUnsafeGuaranteedRef { $0.withRootLocked(body) }
   }
 
   // MARK: Overridden by value-carrying subclasses

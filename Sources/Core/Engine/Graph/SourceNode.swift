@@ -49,7 +49,7 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // hands the domain to its thread's spares, for the next source made there: one allocation
     // and free fewer per relay made and released (see `SpareDomains`).
     Unmanaged.passUnretained(home)._withUnsafeGuaranteedRef { domain in
-      if Domain.isHeldOnlyByItsNode(domain) { Domain.recycle(domain) }
+      if Engine.isHeldOnce(domain) { Domain.recycle(domain) }
     }
     releaseOwnOrigin()
   }
@@ -320,20 +320,18 @@ package final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // Every test reads a field of a type that is not generic: a relay's `deinit` runs this
     // unspecialized, where testing `sinks` itself would look up the metadata of its generic
     // types, which cost more than the rest of releasing the relay.
-    // The home domain borrowed, not retained as `lockRoot()`'s result would be; a source
-    // merged into another domain takes the general way.
+    // The root borrowed (`withRootLocked`), not retained as `lockRoot()`'s result is.
     let notBatching = ThreadContext.withCurrent { $0.batch.depth == 0 }
-    let domain = home
-    domain.lock.lock()
-    if notBatching && !domain.isForwarded && domain.role.isFree && downstream.isEmpty
-      && !hasSinkEntries && completions.isEmpty
-    {
+    let completed = withRootLocked { root in
+      defer { root.lock.unlock() }
+      guard
+        notBatching && root.role.isFree && downstream.isEmpty && !hasSinkEntries
+          && completions.isEmpty
+      else { return false }
       isCompleted = true
-      domain.lock.unlock()
-      return
+      return true
     }
-    domain.lock.unlock()
-    completeInOrder()
+    if !completed { completeInOrder() }
   }
 
   /// `complete()` for a source that someone observes, or inside a batch.

@@ -43,6 +43,8 @@ final class ComputedBody<Value>: ObservationTrigger, @unchecked Sendable {
     ) { [computedBody] mode, previous in
       computedBody.compute(mode, previous)
     }
+    // Stored as the lookup gives it, unretained (see `AnyNode.origin`): through
+    // `setOrigin(.made(…))` this generic function retained and released it.
     node.originReference = NodeOrigin.madeUnretained("computed", file: file, line: line)
     computedBody.node = Unmanaged.passUnretained(node)
     node.observableReads = readsObservable ? .seen : .noneSeen
