@@ -35,6 +35,7 @@ public func batch<Result>(_ body: () throws -> Result) rethrows -> Result {
           context.commitBatch()
         }
         if !context.batch.completions.isEmpty { context.completeAfterBatch() }
+        context.computation.pulledInBatch = false
         context.trace.batch = 0
       }
       context.endScope()

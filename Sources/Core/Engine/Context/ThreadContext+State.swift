@@ -88,6 +88,13 @@ extension ThreadContext {
     /// Cleared by a computation on demand that read inputs its node is not linked to: its
     /// value may not be cached for the stamp (see `DerivedNode.pullOneSpecialized`).
     @usableFromInline var pulledValueIsCacheable = true
+    /// Set by a computed property's run on demand that read exactly its node's inputs, in
+    /// order; cleared by the pull before it computes (see `PullCache.readsMatchInputs`).
+    @usableFromInline var pulledReadsMatch = false
+    /// Whether a pull inside this thread's batch cached a value a delivery may take (see
+    /// `DerivedNode.pulledForDelivery(_:)`): only then do the delivered runs of computed
+    /// properties look for one. Cleared when the outermost batch ends.
+    @usableFromInline var pulledInBatch = false
     /// Whether this thread recomputes a segment of a delivery under one Observation tracking,
     /// and the computed properties' nodes that ran in it untracked (see
     /// `Engine.recomputeSegment`). The delivered ones are listed through
@@ -156,7 +163,10 @@ extension ThreadContext {
   struct SessionPool {
     var isPrimaryInUse = false
     var free: [DrainSession] = []
-    unowned(unsafe) var active: DrainSession?
+    /// The session computing derived values, held unretained: reading it through `active`
+    /// takes a reference, which paths that only read a field of it skip.
+    var activeReference: Unmanaged<DrainSession>?
+    var active: DrainSession? { activeReference?.takeUnretainedValue() }
   }
 
   /// What this thread holds of drainer roles (see ``Domain`` and `DrainerRole`).

@@ -49,8 +49,8 @@ extension Engine {
   static func propagate(
     _ session: DrainSession, writes: Int, _ context: ThreadContext, traced: Bool
   ) {
-    let outerSession = context.sessions.active
-    context.sessions.active = session
+    let outerSession = context.sessions.activeReference
+    context.sessions.activeReference = Unmanaged.passUnretained(session)
     session.eventWrites = writes
     while let next = session.popMin() {
       if next._withUnsafeGuaranteedRef({ $0.observableReads == .noneSeen }),
@@ -61,7 +61,7 @@ extension Engine {
       }
       recomputeStep(next, session)
     }
-    context.sessions.active = outerSession
+    context.sessions.activeReference = outerSession
     // An event of derived nodes only (`deliverRecomputation`) may change nothing.
     guard _fastPath(session.changedCount > 0) else { return }
     let changed = UnsafeBufferPointer(start: session.changed, count: session.changedCount)

@@ -277,13 +277,11 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   @inlinable @inline(never)
   final func pullValue() -> Value {
     assertUnlocked()
-    let root = home.lockRoot()
-    if deliveredFollowsInputs && root.unsettled == 0 {
-      let value = delivered
-      root.lock.unlock()
-      return value
-    }
-    if let value = pulled {
+    // The root borrowed (`withRootLocked`): `home.lockRoot()` retained and released it.
+    let taken: Value? = withRootLocked { root in
+      defer { root.lock.unlock() }
+      if deliveredFollowsInputs && root.unsettled == 0 { return delivered }
+      guard let value = pulled else { return nil }
       // A first value noting its reads computes values again, each once (see
       // `SourceReadLog`).
       if pullCache.hasValue && isPulledValueCurrent(in: root)
@@ -292,31 +290,28 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         #if DEBUG
           notePulledValueTaken(in: root)
         #endif
-        root.lock.unlock()
         return value
       }
-      if wasPulledInThisPull() {
-        // Computed earlier in this pull; if it may not be cached, neither may the value of
-        // the computation reading it (as when it is computed, see `pullOneSpecialized`).
-        let cacheable = pullCache.hasValue
-        #if DEBUG
-          notePulledValueTaken(in: root)
-        #endif
-        root.lock.unlock()
-        if !cacheable {
-          ThreadContext.withCurrent { $0.computation.pulledValueIsCacheable = false }
-        }
-        return value
+      guard wasPulledInThisPull() else { return nil }
+      // Computed earlier in this pull; if it may not be cached, neither may the value of the
+      // computation reading it (as when it is computed, see `pullOneSpecialized`).
+      #if DEBUG
+        notePulledValueTaken(in: root)
+      #endif
+      if !pullCache.hasValue {
+        ThreadContext.withCurrent { $0.computation.pulledValueIsCacheable = false }
       }
+      return value
     }
-    root.lock.unlock()
+    if let taken { return taken }
     Engine.pullInOrder(self)
-    let again = home.lockRoot()
-    defer { again.lock.unlock() }
-    #if DEBUG
-      if pulled != nil { notePulledValueTaken(in: again) }
-    #endif
-    return pulled ?? delivered
+    return withRootLocked { again in
+      defer { again.lock.unlock() }
+      #if DEBUG
+        if pulled != nil { notePulledValueTaken(in: again) }
+      #endif
+      return pulled ?? delivered
+    }
   }
 
   override func isPullCurrent(_ root: Domain) -> Bool {
@@ -334,22 +329,23 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   @inlinable
   final func pullOneSpecialized(at stamp: UInt64, _ context: ThreadContext) {
     assertUnlocked()
-    let root = home.lockRoot()
     // Computed already in this pull (at this stamp or a later one: see `wasPulledInThisPull`),
     // by a computation that read it though not linked to it (the pull's order follows the
     // links), or at this stamp of this domain by another pull (a node joined to it since may
-    // hold a value cached at the same count of its own).
-    if _slowPath(
-      (pullCache.inPull != 0 && context.computation.holdsPulledValue(pullCache))
-        || (pullCache.hasValue && pullCache.stamp == stamp
-          && pullCache.stampRoot == context.computation.pullRoot
-          && !context.recomputesForSourceReads(self))
-    ) {
-      root.lock.unlock()
-      return
+    // hold a value cached at the same count of its own). The root borrowed, as below.
+    let previousIfStale: Value? = withRootLocked { root in
+      defer { root.lock.unlock() }
+      if _slowPath(
+        (pullCache.inPull != 0 && context.computation.holdsPulledValue(pullCache))
+          || (pullCache.hasValue && pullCache.stamp == stamp
+            && pullCache.stampRoot == context.computation.pullRoot
+            && !context.recomputesForSourceReads(self))
+      ) {
+        return nil
+      }
+      return delivered
     }
-    let previous = delivered
-    root.lock.unlock()
+    guard let previous = previousIfStale else { return }
     context.beginComputing(self)
     #if DEBUG
       let enclosingTaken = context.computation.oldestTakenStamp
@@ -357,34 +353,48 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     #endif
     // A value not cacheable here (it read inputs the node is not linked to) is not cacheable
     // for the computation that read it either.
+    context.computation.pulledReadsMatch = false
     let computed = context.withOwnCacheability(propagating: true) {
       compute(.latest, previous) ?? previous
     }
     var value: Value? = computed.result
     let cacheable = computed.cacheable
+    let readsMatch = cacheable && context.computation.pulledReadsMatch
     context.endComputing()
     #if DEBUG
       checkTakenValues(context.computation.oldestTakenStamp, computedAt: stamp)
       context.computation.oldestTakenStamp = enclosingTaken
     #endif
     context.sourceReads?.computed.insert(ObjectIdentifier(self))
-    let again = home.lockRoot()
-    // Pulls on several threads may finish out of order: one that began at an older stamp
-    // must not replace what a pull at a newer one cached, which a reader that wrote in
-    // between is about to return (it reads its own write there). Stamps only grow.
-    if stamp >= pullCache.stamp {
-      swapPulled(&value)
-      // A computed property that read inputs it is not linked to yet (writes to them do not
-      // move this domain's stamp) is computed again at the next read.
-      pullCache.hasValue = cacheable
-      pullCache.stamp = stamp
-      pullCache.stampRoot = context.computation.pullRoot
-      // Only a value that may not be cached needs it: one that may is current by its stamp.
-      pullCache.inPull = cacheable ? 0 : context.computation.outermostPull
+    withRootLocked { again in
+      // Pulls on several threads may finish out of order: one that began at an older stamp
+      // must not replace what a pull at a newer one cached, which a reader that wrote in
+      // between is about to return (it reads its own write there). Stamps only grow.
+      if stamp >= pullCache.stamp {
+        swapPulled(&value)
+        // A computed property that read inputs it is not linked to yet (writes to them do not
+        // move this domain's stamp) is computed again at the next read.
+        pullCache.hasValue = cacheable
+        pullCache.readsMatchInputs = readsMatch
+        if readsMatch && context.batch.depth > 0 { context.computation.pulledInBatch = true }
+        pullCache.stamp = stamp
+        pullCache.stampRoot = context.computation.pullRoot
+        // Only a value that may not be cached needs it: one that may is current by its stamp.
+        pullCache.inPull = cacheable ? 0 : context.computation.outermostPull
+      }
+      again.lock.unlock()
     }
-    again.lock.unlock()
     // `value` now holds the previous cached value (or the one not kept), which dies here,
     // outside the lock.
+  }
+
+  /// The pulled value, if a delivery under way on this thread may take it for the node's
+  /// delivered run (see `AnyNode.withDeliverablePulledValue(_:_:)`).
+  @inlinable
+  final func pulledForDelivery(_ context: ThreadContext) -> Value? {
+    var value: Value?
+    withDeliverablePulledValue(context) { value = pulled }
+    return value
   }
 
   /// Refreshes the node in delivery order: once the deliveries under way and the node's own

@@ -118,6 +118,8 @@ extension Engine {
       }
     }
     node.inputs = ContiguousArray(newInputs)
+    // A value pulled before the relink read the old inputs: no delivery takes it.
+    node.pullCache.readsMatchInputs = false
     // The old links let go of the merges they held (the new ones were counted by
     // `switchInputs` or `relinkInOrder`); what is left at zero is cut once the domain is quiet.
     if !oldInputs.allSatisfy({ $0.home === node.home }) {

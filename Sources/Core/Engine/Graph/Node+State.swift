@@ -135,6 +135,11 @@ extension AnyNode {
     /// it. While its stamp is current the delivered value is that first value: it changes
     /// only with a write's delivery or a refresh after one, which move the stamp.
     @usableFromInline var isDelivered = false
+    /// Whether the pull that cached the value read exactly the node's inputs, in order (a
+    /// computed property's run that would not relink): a delivery of the writes the value
+    /// was computed from may then take it rather than run the computation again (see
+    /// `DerivedNode.pulledForDelivery(_:)`). Cleared when the node is relinked.
+    @usableFromInline var readsMatchInputs = false
     @inlinable init() {}
   }
 

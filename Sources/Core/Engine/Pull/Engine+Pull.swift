@@ -176,6 +176,26 @@ extension AnyNode {
     }
   }
 
+  /// Runs `take` under the lock if a delivery under way on this thread may take the node's
+  /// pulled value for its delivered run: computed by a run that read exactly the node's
+  /// inputs, at the domain's write count now, while the event delivered is the domain's last
+  /// undelivered write. The inputs deliver the values that run read, and the computation
+  /// would give the same value again (rule 3: computed once per change).
+  @usableFromInline
+  final func withDeliverablePulledValue(_ context: ThreadContext, _ take: () -> Void) {
+    guard let session = context.sessions.activeReference else { return }
+    let eventWrites = session._withUnsafeGuaranteedRef { $0.spansDomains ? -1 : $0.eventWrites }
+    guard eventWrites >= 0 else { return }
+    withRootLocked { root in
+      if pullCache.hasValue && pullCache.readsMatchInputs && pullCache.stamp == root.writeCount
+        && root.unsettled == eventWrites
+      {
+        take()
+      }
+      root.lock.unlock()
+    }
+  }
+
   /// `inputs`, read under the lock (another thread may be the drainer relinking them).
   final func lockedInputs() -> ContiguousArray<AnyNode> {
     withRootLocked { root in

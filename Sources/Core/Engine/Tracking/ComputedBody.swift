@@ -129,6 +129,13 @@ final class ComputedBody<Value>: ObservationTrigger, @unchecked Sendable {
           context.trackComputation(of: node) { value = runBody(node, mode, context, body) }
           return value.unsafelyUnwrapped
         }
+        // A delivery of the writes a pull inside the batch computed the value from: that
+        // value, computed once (rule 3).
+        if _slowPath(context.computation.pulledInBatch),
+          let pulled = unsafeDowncast(node, to: DerivedNode<Value>.self).pulledForDelivery(context)
+        {
+          return pulled
+        }
         // A delivery: the node's inputs are the expected reads, kept alive and unchanged by
         // the node until the run's end. The common case (the same reads) ends here, with the
         // thread's delivery tracker, readied in place.
@@ -236,8 +243,10 @@ extension ThreadContext {
     withTracker(mode: .latest, expected: node.lockedInputs(), deliveredNode: node, body) {
       tracker in
       // Not relinked, so a write to a new input would not make the cached value stale.
-      if tracker.dependenciesChanged, !tracker.versions.isEmpty {
-        computation.pulledValueIsCacheable = false
+      if tracker.dependenciesChanged {
+        if !tracker.versions.isEmpty { computation.pulledValueIsCacheable = false }
+      } else {
+        computation.pulledReadsMatch = true
       }
     }
   }

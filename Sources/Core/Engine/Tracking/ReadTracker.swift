@@ -362,14 +362,16 @@ extension ThreadContext {
   /// tracker goes back to the pool. Not generic, so that no caller pays for unspecialized
   /// code: `body` stores its result where the caller wants it.
   package func withTracker(
-    mode: _ReadMode, expected: ContiguousArray<AnyNode>, deliveredNode: AnyNode? = nil,
+    mode: _ReadMode, expected: consuming ContiguousArray<AnyNode>, deliveredNode: AnyNode? = nil,
     owner: AnyObject? = nil,
     _ body: () -> Void, finish: (ReadTracker) -> Void
   ) {
     let tracker = beginRun(mode: mode, elements: nil, count: 0, deliveredNode: deliveredNode)
-    if !expected.isEmpty {
+    let count = expected.count
+    if count > 0 {
+      // Moved in, not copied: the caller's array is the tracker's until `clear()`.
       tracker.expectedStorage = expected
-      tracker.expectedCount = expected.count
+      tracker.expectedCount = count
       tracker.expectedElements = tracker.expectedStorage.withUnsafeBufferPointer {
         UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: Unmanaged<AnyNode>.self)
       }
