@@ -48,7 +48,7 @@ extension Engine {
       if ObservableReads.isAvailable, !context.computation.isInObservationSegment {
         pullInSegment(order, at: stamp, context)
       } else {
-        for node in order { node.pullOne(at: stamp, context) }
+        pullEach(order, at: stamp, context)
       }
       context.computation.outermostPull = outermostPull
       context.computation.pullStamp = outerStamp
@@ -64,8 +64,21 @@ extension Engine {
   /// change of the object would not move the stamp they are cached for).
   @inline(never)
   static func pullInSegment(_ order: [AnyNode], at stamp: UInt64, _ context: ThreadContext) {
-    let didRead = context.runSegment { for node in order { node.pullOne(at: stamp, context) } }
+    let didRead = context.runSegment { pullEach(order, at: stamp, context) }
     context.endPulledInSegment(uncaching: didRead)
+  }
+
+  /// Pulls each node of `order`, which keeps them alive, borrowed: iterating the array
+  /// retained and released each.
+  @inline(__always)
+  static func pullEach(_ order: [AnyNode], at stamp: UInt64, _ context: ThreadContext) {
+    order.withUnsafeBufferPointer { nodes in
+      for index in nodes.indices {
+        Unmanaged.passUnretained(nodes[index])._withUnsafeGuaranteedRef {
+          $0.pullOne(at: stamp, context)
+        }
+      }
+    }
   }
 
   /// Lets the inputs of `node`, a node being freed, go from a loop rather than from inside its

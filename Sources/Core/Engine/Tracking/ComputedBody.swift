@@ -240,14 +240,29 @@ extension ThreadContext {
   /// demand does not relink: the delivery of the write it saw will.
   @usableFromInline
   func trackComputation(of node: AnyNode, _ body: () -> Void) {
-    withTracker(mode: .latest, expected: node.lockedInputs(), deliveredNode: node, body) {
-      tracker in
+    // The inputs, read under the lock, are the run's expected reads: this local keeps them
+    // alive until the run's end, so the tracker holds no array of its own to let go of (as
+    // a delivered run's tracker reads its node's inputs in place).
+    let inputs = node.lockedInputs()
+    inputs.withUnsafeBufferPointer { expected in
+      let tracker = beginRun(
+        mode: .latest,
+        elements: UnsafeRawPointer(expected.baseAddress)?.assumingMemoryBound(
+          to: Unmanaged<AnyNode>.self),
+        count: expected.count, deliveredNode: node)
+      if tracker.hasOwner {
+        tracker.owner = nil
+        tracker.hasOwner = false
+      }
+      body()
+      endRun(tracker)
       // Not relinked, so a write to a new input would not make the cached value stale.
       if tracker.dependenciesChanged {
         if !tracker.versions.isEmpty { computation.pulledValueIsCacheable = false }
       } else {
         computation.pulledReadsMatch = true
       }
+      finishRun(tracker)
     }
   }
 }
