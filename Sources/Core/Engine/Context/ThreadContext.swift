@@ -107,10 +107,9 @@ package final class ThreadContext {
     #else
       let found = pthread_getspecific(threadContextKey)
     #endif
-    if let pointer = found {
-      return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
-    }
-    return body(makeCurrent())
+    // `body` called from one place, so that it is inlined (see `Domain.withRootLocked`).
+    let pointer = _fastPath(found != nil) ? found.unsafelyUnwrapped : makeCurrentPointer()
+    return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
   }
 
   /// `withCurrent(_:)` for a `body` that throws.
@@ -133,6 +132,12 @@ package final class ThreadContext {
     #endif
     guard let found else { return nil }
     return Unmanaged<ThreadContext>.fromOpaque(found)
+  }
+
+  /// `makeCurrent()`, as the address the thread's key owns.
+  @usableFromInline @inline(never)
+  static func makeCurrentPointer() -> UnsafeMutableRawPointer {
+    Unmanaged.passUnretained(makeCurrent()).toOpaque()
   }
 
   @usableFromInline
@@ -282,7 +287,7 @@ package final class ThreadContext {
   @inline(never)
   func outermostScopeEndedWithWork() {
     if !scope.cancelledDuringDelivery.isEmpty {
-      scope.cancelledDuringDelivery.removeAll(keepingCapacity: true)
+      scope.cancelledDuringDelivery.removeAllKeepingStorage()
     }
     if !scope.slotBlocksToFree.isEmpty {
       for block in scope.slotBlocksToFree { free(block) }  // malloc's (see SubscriptionBag)

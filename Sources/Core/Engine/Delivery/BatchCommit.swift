@@ -33,7 +33,7 @@ extension ThreadContext {
         groups.append((root, [node]))
       }
     }
-    touched.removeAll(keepingCapacity: true)
+    touched.removeAllKeepingStorage()
     swap(&touched, &batch.touched)
     // Take every free drainer role, and queue the batch's event in every domain whose role is
     // taken, before delivering anything: a sink that writes into another domain of the batch
@@ -127,7 +127,7 @@ extension ThreadContext {
       }
       root.lock.unlock()
     }
-    events.removeAll(keepingCapacity: true)
+    events.removeAllKeepingStorage()
     swap(&events, &batch.events)
   }
 

@@ -31,7 +31,7 @@ extension Engine {
       session.push(node)
       propagate(session, writes: 0, context, traced: Tracing.isOn)
     }
-    session.followUps.removeAll(keepingCapacity: true)
+    session.followUps.removeAllKeepingStorage()
     session.isDeliveringFollowUps = false
   }
 }

@@ -23,9 +23,9 @@ extension Engine {
     } else {
       propagate(session, writes: session.sources.count, context, traced: false)
     }
-    // One at a time: `removeAll(keepingCapacity:)` goes through the generic range replacement,
-    // which costs more than a batch of one write's whole commit.
-    while !session.sources.isEmpty { session.sources.removeLast() }
+    // Not `removeAll(keepingCapacity:)`, whose generic range replacement costs more than a
+    // batch of one write's whole commit.
+    session.sources.removeAllKeepingStorage()
   }
 
   /// Recomputes `node` as an event of its own and delivers what changes, to its sinks and

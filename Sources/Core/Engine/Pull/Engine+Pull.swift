@@ -53,7 +53,7 @@ extension Engine {
       context.computation.outermostPull = outermostPull
       context.computation.pullStamp = outerStamp
       context.computation.pullRoot = outerRoot
-      order.removeAll(keepingCapacity: true)
+      order.removeAllKeepingStorage()
       context.pullScratch.order = order
       context.pullScratch.stack = stack
     }

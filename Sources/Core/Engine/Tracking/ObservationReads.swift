@@ -132,7 +132,7 @@ extension ThreadContext {
         }
       }
     }
-    computation.segmentPulled.removeAll(keepingCapacity: true)
+    computation.segmentPulled.removeAllKeepingStorage()
   }
 }
 

@@ -128,14 +128,16 @@ package final class ReadTracker {
   func clear() {
     if !held.isEmpty {
       for node in held { node.releaseHandle() }
-      held.removeAll(keepingCapacity: true)
+      held.removeAllKeepingStorage()
     }
     expectedElements = nil
     expectedCount = 0
     if !expectedStorage.isEmpty { expectedStorage = [] }
+    // Not `removeAllKeepingStorage()`: a first run's inputs share this array's storage, which
+    // a removal one element at a time would copy first.
     if !recorded.isEmpty { recorded.removeAll(keepingCapacity: true) }
-    if !readsDelivered.isEmpty { readsDelivered.removeAll(keepingCapacity: true) }
-    if !versions.isEmpty { versions.removeAll(keepingCapacity: true) }
+    if !readsDelivered.isEmpty { readsDelivered.removeAllKeepingStorage() }
+    if !versions.isEmpty { versions.removeAllKeepingStorage() }
     readUndelivered = false
     if !recordedIndex.isEmpty { recordedIndex.removeAll(keepingCapacity: true) }
   }
