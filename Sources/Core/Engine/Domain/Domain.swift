@@ -215,6 +215,26 @@ package final class Domain: ManagedBuffer<DomainFields, UInt64> {
     return body(lockForwardedRoot())
   }
 
+  /// `withRootLocked(_:)` with `body` called from one place, so that it is inlined into the
+  /// caller: called from two (the root's and a forwarded domain's), it is compiled as a
+  /// function of its own, a call and its register saves. For the hottest sections only (a
+  /// read of a cached value, a pull's test): inlined everywhere, the bodies made their callers
+  /// too large to be inlined in turn, and cost more than they saved.
+  @inlinable @inline(__always)
+  package func withRootLockedInlined<Result>(_ body: (Domain) -> Result) -> Result {
+    lock.lock()
+    let root =
+      _fastPath(!isForwarded) ? Unmanaged.passUnretained(self) : lockForwardedRootUnretained()
+    return root._withUnsafeGuaranteedRef(body)
+  }
+
+  /// `lockForwardedRoot()`, unretained: the root is kept alive by the forwarding chain from
+  /// this domain (every domain keeps the one it was merged into), which the caller keeps.
+  @usableFromInline @inline(never)
+  func lockForwardedRootUnretained() -> Unmanaged<Domain> {
+    Unmanaged.passUnretained(lockForwardedRoot())
+  }
+
   /// The write count and whether every write has been delivered, read together.
   @usableFromInline
   func writeStamp() -> (writes: UInt64, settled: Bool) {

@@ -278,14 +278,14 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   final func pullValue() -> Value {
     assertUnlocked()
     // The root borrowed (`withRootLocked`): `home.lockRoot()` retained and released it.
-    let taken: Value? = withRootLocked { root in
+    let taken: Value? = withRootLockedInlined { root in
       defer { root.lock.unlock() }
       if deliveredFollowsInputs && root.unsettled == 0 { return delivered }
       guard let value = pulled else { return nil }
       // A first value noting its reads computes values again, each once (see
       // `SourceReadLog`).
       if pullCache.hasValue && isPulledValueCurrent(in: root)
-        && !ThreadContext.withCurrent({ $0.recomputesForSourceReads(self) })
+        && !ThreadContext.recomputesForSourceReads(self)
       {
         #if DEBUG
           notePulledValueTaken(in: root)
@@ -333,7 +333,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // by a computation that read it though not linked to it (the pull's order follows the
     // links), or at this stamp of this domain by another pull (a node joined to it since may
     // hold a value cached at the same count of its own). The root borrowed, as below.
-    let previousIfStale: Value? = withRootLocked { root in
+    let previousIfStale: Value? = withRootLockedInlined { root in
       defer { root.lock.unlock() }
       if _slowPath(
         (pullCache.inPull != 0 && context.computation.holdsPulledValue(pullCache))

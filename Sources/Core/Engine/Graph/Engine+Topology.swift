@@ -187,8 +187,15 @@ extension Engine {
         continue
       }
       stack[top].next = index + 1
-      let input = stack[top].inputs[index]
-      if let inputs = open(input) { stack.append((input, inputs, 0)) }
+      // The input borrowed from the frame's array, which holds it: taken out of the array, it
+      // was retained and released on every edge, though most are not opened.
+      let input = stack[top].inputs.withUnsafeBufferPointer {
+        UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped)
+          .assumingMemoryBound(to: Unmanaged<AnyNode>.self)[index]
+      }
+      if let inputs = input._withUnsafeGuaranteedRef(open) {
+        stack.append((input.takeUnretainedValue(), inputs, 0))
+      }
     }
   }
 

@@ -136,6 +136,12 @@ package class AnyNode: @unchecked Sendable {
     Unmanaged.passUnretained(home)._withUnsafeGuaranteedRef { $0.withRootLocked(body) }
   }
 
+  /// `withRootLocked(_:)` with `body` inlined (see `Domain.withRootLockedInlined(_:)`).
+  @inlinable @inline(__always)
+  package final func withRootLockedInlined<Result>(_ body: (Domain) -> Result) -> Result {
+    Unmanaged.passUnretained(home)._withUnsafeGuaranteedRef { $0.withRootLockedInlined(body) }
+  }
+
   // MARK: Overridden by value-carrying subclasses
 
   #if DEBUG
@@ -207,10 +213,18 @@ package class AnyNode: @unchecked Sendable {
   /// second compares a stamp the pull read earlier, which holds only for a value cached at
   /// that count of that same domain (`PullCache.stampRoot`): a node joined to it since, from
   /// a domain whose count happened to be the same number, holds a value of another count.
-  @inlinable
+  ///
+  /// The first test inlined, the second out of line: the first answers nearly every read.
+  @inlinable @inline(__always)
   final func isPulledValueCurrent(in root: Domain) -> Bool {
     if pullCache.stamp == root.writeCount { return true }
-    return ThreadContext.withCurrent {
+    return isPulledValueCurrentInThisPull(root)
+  }
+
+  /// The second test of `isPulledValueCurrent(in:)`. Lock.
+  @usableFromInline @inline(never)
+  final func isPulledValueCurrentInThisPull(_ root: Domain) -> Bool {
+    ThreadContext.withCurrent {
       $0.computation.pullStamp == pullCache.stamp
         && $0.computation.pullRoot == ObjectIdentifier(root)
         && pullCache.stampRoot == ObjectIdentifier(root)

@@ -310,6 +310,15 @@ extension ThreadContext {
     return sourceReads.unsafelyUnwrapped.recomputes(node)
   }
 
+  /// `recomputesForSourceReads(_:)` of the calling thread's context, without making a context
+  /// for a thread that has none (which notes no reads), and inlined: a read of a cached value
+  /// asks it.
+  @inlinable @inline(__always)
+  static func recomputesForSourceReads(_ node: AnyNode) -> Bool {
+    guard let context = existing else { return false }
+    return context._withUnsafeGuaranteedRef { $0.recomputesForSourceReads(node) }
+  }
+
   /// Whether the calling thread computes a first value whose reads it notes, without making a
   /// context for a thread that has none.
   @inlinable
