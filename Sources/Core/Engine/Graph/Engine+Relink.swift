@@ -20,15 +20,28 @@ extension Engine {
   ) -> Bool {
     // The context borrowed: `ThreadContext.current` retained and released it.
     ThreadContext.withCurrent { context in
-      switchInputs(of: node, to: newInputs, releasingAfterwards: held, context)
+      switchInputs(of: node, to: newInputs, releasingAfterwards: held, heldBy: nil, context)
+    }
+  }
+
+  /// `switchInputs(of:to:releasingAfterwards:)` for a delivered run's relink, with the handles
+  /// of what it read still held by its tracker (see `ReadTracker.held`): taken from it only if
+  /// the switch is queued; otherwise left for the tracker's `clear()`, which the caller runs
+  /// next, to release, once the node is linked (no array handed over, freed, and allocated
+  /// again by the next run's first read).
+  static func switchInputs(
+    of node: AnyNode, to newInputs: [AnyNode], heldBy tracker: ReadTracker
+  ) -> Bool {
+    ThreadContext.withCurrent { context in
+      switchInputs(of: node, to: newInputs, releasingAfterwards: [], heldBy: tracker, context)
     }
   }
 
   /// `switchInputs(of:to:releasingAfterwards:)` on the calling thread, whose context is
-  /// `context`.
+  /// `context`, releasing `tracker`'s held nodes too, if given, when the switch is queued.
   private static func switchInputs(
     of node: AnyNode, to newInputs: [AnyNode], releasingAfterwards held: [AnyNode],
-    _ context: ThreadContext
+    heldBy tracker: ReadTracker?, _ context: ThreadContext
   ) -> Bool {
     // The new links' span is counted now (see `Domain.join`), so that nothing splits what the
     // relink joins before it happens; the relink lets go of the old links' span.
@@ -38,6 +51,7 @@ extension Engine {
       // values, which their writes delivered meanwhile do not follow: reads compute the node on
       // demand (`Linkage.relinkQueued`) until its recomputation is delivered.
       node.isRelinkQueued = true
+      let held = tracker.map { $0.takeHeld() } ?? held
       root.queue.append(
         .task(
           {
@@ -99,30 +113,35 @@ extension Engine {
     node.assertRole()
     if node.isAttached { resumeSuspendedInputs(of: newInputs) }
     let root = node.home.lockRoot()
-    let oldInputs = node.inputs
+    #if DEBUG
+      let oldInputsForChecks = node.inputs
+    #endif
+    // The old links let go of the merges they held (the new ones were counted by
+    // `switchInputs` or `relinkInOrder`); what is left at zero is cut once the domain is quiet.
+    // Kept for that only when an old input is of another domain: a copy held while `inputs`
+    // changes in place below would have it copied.
+    let oldInputs: ContiguousArray<AnyNode> =
+      node.inputs.allSatisfy { $0.home === node.home } ? [] : node.inputs
     // Usually one input at most is let go (a branch that flipped): kept out of an array.
     var releasedFirst: AnyNode?
     var released: [AnyNode] = []
     if node.isAttached {
-      for input in oldInputs {
-        if let index = input.downstream.firstIndex(where: { $0 === node }) {
-          input.downstream.remove(at: index)
-        }
-        if input.dropHandle() {
-          if releasedFirst == nil { releasedFirst = input } else { released.append(input) }
-        }
-      }
-      for input in newInputs {
-        input.downstream.append(node)
-        input.keepAliveCount += 1
+      moveEdges(of: node, to: newInputs) { input in
+        if releasedFirst == nil { releasedFirst = input } else { released.append(input) }
       }
     }
-    node.inputs = ContiguousArray(newInputs)
+    // In place when as many (a branch that flipped): the array is not allocated again, nor the
+    // old one freed, and only the inputs that changed are stored.
+    if node.inputs.count == newInputs.count {
+      for index in newInputs.indices where node.inputs[index] !== newInputs[index] {
+        node.inputs[index] = newInputs[index]
+      }
+    } else {
+      node.inputs = ContiguousArray(newInputs)
+    }
     // A value pulled before the relink read the old inputs: no delivery takes it.
     node.pullCache.readsMatchInputs = false
-    // The old links let go of the merges they held (the new ones were counted by
-    // `switchInputs` or `relinkInOrder`); what is left at zero is cut once the domain is quiet.
-    if !oldInputs.allSatisfy({ $0.home === node.home }) {
+    if !oldInputs.isEmpty {
       let hadCandidates = !root.splitCandidates.isEmpty
       _ = root.countSpan(
         from: node.home, oldInputs, by: -1, walk: context.takeUniqueIdentity())
@@ -171,7 +190,60 @@ extension Engine {
     }
     #if DEBUG
       checkLocalInvariants(of: node)
-      for input in oldInputs { checkLocalInvariants(of: input) }
+      for input in oldInputsForChecks { checkLocalInvariants(of: input) }
     #endif
+  }
+
+  /// Moves the edges of `node`, attached, from its inputs to `newInputs`, touching only those
+  /// that change: an input kept (usually all but the branch that flipped) keeps its handle and
+  /// its place in `downstream` (dropped and taken again, its last handle queued a detach that
+  /// then found it in use). `released` is given each input let go whose last handle that was.
+  /// Role, under the lock.
+  private static func moveEdges(
+    of node: AnyNode, to newInputs: [AnyNode], released: (AnyNode) -> Void
+  ) {
+    let oldCount = node.inputs.count
+    // Matched by a search of the new inputs for each old one, marking those found: up to 64
+    // each, as bits of one word. (An input read twice, `combineLatest(a, a)`, is linked twice.)
+    guard oldCount <= 64 && newInputs.count <= 64 else {
+      for index in 0..<oldCount { unlink(node, from: node.inputs[index], released) }
+      for input in newInputs { link(node, to: input) }
+      return
+    }
+    var kept: UInt64 = 0
+    for index in 0..<oldCount {
+      let input = node.inputs[index]
+      var place = 0
+      while place < newInputs.count
+        && (kept & (1 << place) != 0 || newInputs[place] !== input)
+      {
+        place += 1
+      }
+      if place < newInputs.count {
+        kept |= 1 << place
+      } else {
+        unlink(node, from: input, released)
+      }
+    }
+    for place in newInputs.indices where kept & (1 << place) == 0 {
+      link(node, to: newInputs[place])
+    }
+  }
+
+  /// Takes `node` out of `input`'s `downstream` and drops the handle it held; hands `input` to
+  /// `released` if that was its last. Role, under the lock.
+  @inline(__always)
+  private static func unlink(_ node: AnyNode, from input: AnyNode, _ released: (AnyNode) -> Void) {
+    if let index = input.downstream.firstIndex(where: { $0 === node }) {
+      input.downstream.remove(at: index)
+    }
+    if input.dropHandle() { released(input) }
+  }
+
+  /// Lists `node` downstream of `input`, taking a handle on it. Role, under the lock.
+  @inline(__always)
+  private static func link(_ node: AnyNode, to input: AnyNode) {
+    input.downstream.append(node)
+    input.keepAliveCount += 1
   }
 }
