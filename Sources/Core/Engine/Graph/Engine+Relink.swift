@@ -26,9 +26,8 @@ extension Engine {
 
   /// `switchInputs(of:to:releasingAfterwards:)` for a delivered run's relink, with the handles
   /// of what it read still held by its tracker (see `ReadTracker.held`): taken from it only if
-  /// the switch is queued; otherwise left for the tracker's `clear()`, which the caller runs
-  /// next, to release, once the node is linked (no array handed over, freed, and allocated
-  /// again by the next run's first read).
+  /// the switch is queued, otherwise released in place once the node is linked (no array
+  /// handed over, freed, and allocated again by the next run's first read).
   static func switchInputs(
     of node: AnyNode, to newInputs: [AnyNode], heldBy tracker: ReadTracker
   ) -> Bool {
@@ -38,7 +37,7 @@ extension Engine {
   }
 
   /// `switchInputs(of:to:releasingAfterwards:)` on the calling thread, whose context is
-  /// `context`, releasing `tracker`'s held nodes too, if given, when the switch is queued.
+  /// `context`, releasing `tracker`'s held nodes too, if given.
   private static func switchInputs(
     of node: AnyNode, to newInputs: [AnyNode], releasingAfterwards held: [AnyNode],
     heldBy tracker: ReadTracker?, _ context: ThreadContext
@@ -73,6 +72,7 @@ extension Engine {
     root.lock.unlock()
     relink(node, to: newInputs, context)
     for input in held { input.releaseHandle() }
+    tracker?.releaseHeld()
     if takesRole { finishDrain(of: root, context) }
     return true
   }
@@ -121,7 +121,7 @@ extension Engine {
     // Kept for that only when an old input is of another domain: a copy held while `inputs`
     // changes in place below would have it copied.
     let oldInputs: ContiguousArray<AnyNode> =
-      node.inputs.allSatisfy { $0.home === node.home } ? [] : node.inputs
+      node.anyInput { $0.home !== node.home } ? node.inputs : []
     // Usually one input at most is let go (a branch that flipped): kept out of an array.
     var releasedFirst: AnyNode?
     var released: [AnyNode] = []
@@ -152,7 +152,7 @@ extension Engine {
     #endif
     // Raise ranks so that every node still comes after its inputs. Usually nothing moves (the
     // new inputs rank below the node already): checked before any work list is made.
-    let reranked = node.inputs.contains { $0.rank >= node.rank }
+    let reranked = node.anyInput { $0.rank >= node.rank }
     var work: [AnyNode] = reranked ? [node] : []
     while let next = work.popLast() {
       let needed = next.inputs.reduce(0) { max($0, $1.rank + 1) }
@@ -211,18 +211,26 @@ extension Engine {
       return
     }
     var kept: UInt64 = 0
-    for index in 0..<oldCount {
-      let input = node.inputs[index]
-      var place = 0
-      while place < newInputs.count
-        && (kept & (1 << place) != 0 || newInputs[place] !== input)
-      {
-        place += 1
-      }
-      if place < newInputs.count {
-        kept |= 1 << place
-      } else {
-        unlink(node, from: input, released)
+    // Compared as words (see `AnyNode.inputsElements`), with no reference counting: `inputs`
+    // does not change here, and the caller's array holds the new ones.
+    let old = node.inputsElements
+    newInputs.withUnsafeBufferPointer { buffer in
+      let new = UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(
+        to: Unmanaged<AnyNode>.self)
+      for index in 0..<oldCount {
+        let input = old.unsafelyUnwrapped[index]
+        var place = 0
+        while place < buffer.count
+          && (kept & (1 << place) != 0
+            || new.unsafelyUnwrapped[place].toOpaque() != input.toOpaque())
+        {
+          place += 1
+        }
+        if place < buffer.count {
+          kept |= 1 << place
+        } else {
+          unlink(node, from: input.takeUnretainedValue(), released)
+        }
       }
     }
     for place in newInputs.indices where kept & (1 << place) == 0 {

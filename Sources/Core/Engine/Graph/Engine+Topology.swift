@@ -110,13 +110,14 @@ extension Engine {
   /// Role.
   package static func resume(_ node: AnyNode) {
     node.assertRole()
-    let inputs = node.lockedInputs()
     // The common case, a node none of whose inputs is suspended (a computed property over
-    // relays subscribed to): no walk, and nothing allocated for one.
-    guard inputs.contains(where: \.needsResumingLocked) else {
+    // relays subscribed to): no walk, and nothing allocated for one. The inputs are read
+    // without the lock: the role, which this thread holds, is what writes them.
+    guard node.anyInput({ $0.needsResumingLocked }) else {
       resumeOne(node)
       return
     }
+    let inputs = node.inputs
     // The suspended part of the graph, inputs first.
     var order: [AnyNode] = []
     var stack: [PostOrderFrame] = [(node, inputs, 0)]
@@ -164,7 +165,7 @@ extension Engine {
     }
     node.rank = rank
     node.isAttached = true
-    return node.inputs.allSatisfy(\.isCompleted)
+    return !node.anyInput { !$0.isCompleted }
   }
 
   /// A node of a post-order walk, the inputs it opens, and the next of them to visit.
@@ -239,10 +240,22 @@ extension Engine {
 }
 
 extension AnyNode {
+  /// Whether any input satisfies `predicate`, the inputs read as words (see `inputsElements`):
+  /// iterating the array of a class's field retained and released it, and each input. For the
+  /// role, or under the lock; `predicate` must not change `inputs`.
+  @inline(__always)
+  final func anyInput(_ predicate: (AnyNode) -> Bool) -> Bool {
+    guard let elements = inputsElements else { return false }
+    for index in 0..<inputs.count where elements[index]._withUnsafeGuaranteedRef(predicate) {
+      return true
+    }
+    return false
+  }
+
   /// Whether every input has completed, read under the lock.
   final var inputsCompletedLocked: Bool {
     withRootLocked { root in
-      let completed = inputs.allSatisfy(\.isCompleted)
+      let completed = !anyInput { !$0.isCompleted }
       root.lock.unlock()
       return completed
     }
