@@ -101,7 +101,7 @@ extension Engine {
   /// Attaches every suspended node among `inputs` (see `AnyNode.isSuspended`) before a node
   /// is linked to them. Role.
   static func resumeSuspendedInputs<Inputs: Sequence<AnyNode>>(of inputs: Inputs) {
-    for input in inputs where input.needsResumingLocked { resume(input) }
+    for input in inputs where input.needsResuming { resume(input) }
   }
 
   /// Attaches `node`, a suspended node an observer comes back to, and the suspended nodes it
@@ -278,6 +278,14 @@ extension AnyNode {
       root.lock.unlock()
       return suspended
     }
+  }
+
+  /// `needsResumingLocked`, read by the role of the node's domain, which is what writes what it
+  /// reads (`awaitsAttachment` is written before the node is shared, too): no lock to take.
+  /// For `Engine.resumeSuspendedInputs(of:)`, whose inputs are of the domain the caller
+  /// holds the role of (merged with the node's by `Domain.join` or `Domain.home(over:)`).
+  final var needsResuming: Bool {
+    !isSource && ((isSuspended && !isCompleted) || awaitsAttachment)
   }
 
   /// Whether a node linking to this one must first attach it (`Engine.resume`): it is
