@@ -133,7 +133,11 @@ extension Engine {
     // In place when as many (a branch that flipped): the array is not allocated again, nor the
     // old one freed, and only the inputs that changed are stored.
     if node.inputs.count == newInputs.count {
-      for index in newInputs.indices where node.inputs[index] !== newInputs[index] {
+      // Compared as words (see `AnyNode.inputsElements`), with no reference counting.
+      for index in newInputs.indices
+      where node.inputsElements.unsafelyUnwrapped[index].toOpaque()
+        != Unmanaged.passUnretained(newInputs[index]).toOpaque()
+      {
         node.inputs[index] = newInputs[index]
       }
     } else {

@@ -134,23 +134,26 @@ extension Engine {
   /// Attaches `node`, one node of `resume(_:)`'s walk, whose suspended inputs are attached
   /// already, and computes it again if writes were delivered while it was suspended. Role.
   private static func resumeOne(_ node: AnyNode) {
-    let root = node.home.lockRoot()
-    if node.awaitsAttachment {
-      // Made while the domain was busy, its attachment still queued: attached now, before
-      // what is computed from it links to it.
-      root.lock.unlock()
-      node.attachAwaited()
-      return
+    // The root borrowed (`withRootLocked`), not retained as `lockRoot()`'s result is.
+    node.withRootLocked { root in
+      if node.awaitsAttachment {
+        // Made while the domain was busy, its attachment still queued: attached now, before
+        // what is computed from it links to it.
+        root.lock.unlock()
+        node.attachAwaited()
+        return
+      }
+      guard node.isSuspended, !node.isCompleted else {
+        root.lock.unlock()
+        return
+      }
+      let inputsCompleted = linkToInputs(node)
+      node.isSuspended = false
+      // Writes delivered while it was suspended did not reach it.
+      let needsRefresh = !node.suspension.settled || root.writeCount != node.suspension.writes
+      finishLinking(
+        node, unlocking: root, refresh: needsRefresh, inputsCompleted: inputsCompleted)
     }
-    guard node.isSuspended, !node.isCompleted else {
-      root.lock.unlock()
-      return
-    }
-    let inputsCompleted = linkToInputs(node)
-    node.isSuspended = false
-    // Writes delivered while it was suspended did not reach it.
-    let needsRefresh = !node.suspension.settled || root.writeCount != node.suspension.writes
-    finishLinking(node, unlocking: root, refresh: needsRefresh, inputsCompleted: inputsCompleted)
   }
 
   /// Lists `node` downstream of each of its inputs, takes a handle on each, and gives it the
