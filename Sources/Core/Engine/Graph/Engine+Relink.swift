@@ -20,15 +20,27 @@ extension Engine {
   ) -> Bool {
     // The context borrowed: `ThreadContext.current` retained and released it.
     ThreadContext.withCurrent { context in
-      switchInputs(of: node, to: newInputs, releasingAfterwards: held, context)
+      switchInputs(of: node, to: newInputs, releasingAfterwards: held, heldBy: nil, context)
+    }
+  }
+
+  /// `switchInputs(of:to:releasingAfterwards:)` for a delivered run's relink, with the handles
+  /// of what it read still held by its tracker (see `ReadTracker.held`): taken from it only if
+  /// the switch is queued, otherwise released in place once the node is linked (no array
+  /// handed over, freed, and allocated again by the next run's first read).
+  static func switchInputs(
+    of node: AnyNode, to newInputs: [AnyNode], heldBy tracker: ReadTracker
+  ) -> Bool {
+    ThreadContext.withCurrent { context in
+      switchInputs(of: node, to: newInputs, releasingAfterwards: [], heldBy: tracker, context)
     }
   }
 
   /// `switchInputs(of:to:releasingAfterwards:)` on the calling thread, whose context is
-  /// `context`.
+  /// `context`, releasing `tracker`'s held nodes too, if given.
   private static func switchInputs(
     of node: AnyNode, to newInputs: [AnyNode], releasingAfterwards held: [AnyNode],
-    _ context: ThreadContext
+    heldBy tracker: ReadTracker?, _ context: ThreadContext
   ) -> Bool {
     // The new links' span is counted now (see `Domain.join`), so that nothing splits what the
     // relink joins before it happens; the relink lets go of the old links' span.
@@ -38,6 +50,7 @@ extension Engine {
       // values, which their writes delivered meanwhile do not follow: reads compute the node on
       // demand (`Linkage.relinkQueued`) until its recomputation is delivered.
       node.isRelinkQueued = true
+      let held = tracker.map { $0.takeHeld() } ?? held
       root.queue.append(
         .task(
           {
@@ -59,6 +72,7 @@ extension Engine {
     root.lock.unlock()
     relink(node, to: newInputs, context)
     for input in held { input.releaseHandle() }
+    tracker?.releaseHeld()
     if takesRole { finishDrain(of: root, context) }
     return true
   }
@@ -99,30 +113,39 @@ extension Engine {
     node.assertRole()
     if node.isAttached { resumeSuspendedInputs(of: newInputs) }
     let root = node.home.lockRoot()
-    let oldInputs = node.inputs
+    #if DEBUG
+      let oldInputsForChecks = node.inputs
+    #endif
+    // The old links let go of the merges they held (the new ones were counted by
+    // `switchInputs` or `relinkInOrder`); what is left at zero is cut once the domain is quiet.
+    // Kept for that only when an old input is of another domain: a copy held while `inputs`
+    // changes in place below would have it copied.
+    let oldInputs: ContiguousArray<AnyNode> =
+      node.anyInput { $0.home !== node.home } ? node.inputs : []
     // Usually one input at most is let go (a branch that flipped): kept out of an array.
     var releasedFirst: AnyNode?
     var released: [AnyNode] = []
     if node.isAttached {
-      for input in oldInputs {
-        if let index = input.downstream.firstIndex(where: { $0 === node }) {
-          input.downstream.remove(at: index)
-        }
-        if input.dropHandle() {
-          if releasedFirst == nil { releasedFirst = input } else { released.append(input) }
-        }
-      }
-      for input in newInputs {
-        input.downstream.append(node)
-        input.keepAliveCount += 1
+      moveEdges(of: node, to: newInputs) { input in
+        if releasedFirst == nil { releasedFirst = input } else { released.append(input) }
       }
     }
-    node.inputs = ContiguousArray(newInputs)
+    // In place when as many (a branch that flipped): the array is not allocated again, nor the
+    // old one freed, and only the inputs that changed are stored.
+    if node.inputs.count == newInputs.count {
+      // Compared as words (see `AnyNode.inputsElements`), with no reference counting.
+      for index in newInputs.indices
+      where node.inputsElements.unsafelyUnwrapped[index].toOpaque()
+        != Unmanaged.passUnretained(newInputs[index]).toOpaque()
+      {
+        node.inputs[index] = newInputs[index]
+      }
+    } else {
+      node.inputs = ContiguousArray(newInputs)
+    }
     // A value pulled before the relink read the old inputs: no delivery takes it.
     node.pullCache.readsMatchInputs = false
-    // The old links let go of the merges they held (the new ones were counted by
-    // `switchInputs` or `relinkInOrder`); what is left at zero is cut once the domain is quiet.
-    if !oldInputs.allSatisfy({ $0.home === node.home }) {
+    if !oldInputs.isEmpty {
       let hadCandidates = !root.splitCandidates.isEmpty
       _ = root.countSpan(
         from: node.home, oldInputs, by: -1, walk: context.takeUniqueIdentity())
@@ -133,7 +156,7 @@ extension Engine {
     #endif
     // Raise ranks so that every node still comes after its inputs. Usually nothing moves (the
     // new inputs rank below the node already): checked before any work list is made.
-    let reranked = node.inputs.contains { $0.rank >= node.rank }
+    let reranked = node.anyInput { $0.rank >= node.rank }
     var work: [AnyNode] = reranked ? [node] : []
     while let next = work.popLast() {
       let needed = next.inputs.reduce(0) { max($0, $1.rank + 1) }
@@ -171,7 +194,68 @@ extension Engine {
     }
     #if DEBUG
       checkLocalInvariants(of: node)
-      for input in oldInputs { checkLocalInvariants(of: input) }
+      for input in oldInputsForChecks { checkLocalInvariants(of: input) }
     #endif
+  }
+
+  /// Moves the edges of `node`, attached, from its inputs to `newInputs`, touching only those
+  /// that change: an input kept (usually all but the branch that flipped) keeps its handle and
+  /// its place in `downstream` (dropped and taken again, its last handle queued a detach that
+  /// then found it in use). `released` is given each input let go whose last handle that was.
+  /// Role, under the lock.
+  private static func moveEdges(
+    of node: AnyNode, to newInputs: [AnyNode], released: (AnyNode) -> Void
+  ) {
+    let oldCount = node.inputs.count
+    // Matched by a search of the new inputs for each old one, marking those found: up to 64
+    // each, as bits of one word. (An input read twice, `combineLatest(a, a)`, is linked twice.)
+    guard oldCount <= 64 && newInputs.count <= 64 else {
+      for index in 0..<oldCount { unlink(node, from: node.inputs[index], released) }
+      for input in newInputs { link(node, to: input) }
+      return
+    }
+    var kept: UInt64 = 0
+    // Compared as words (see `AnyNode.inputsElements`), with no reference counting: `inputs`
+    // does not change here, and the caller's array holds the new ones.
+    let old = node.inputsElements
+    newInputs.withUnsafeBufferPointer { buffer in
+      let new = UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(
+        to: Unmanaged<AnyNode>.self)
+      for index in 0..<oldCount {
+        let input = old.unsafelyUnwrapped[index]
+        var place = 0
+        while place < buffer.count
+          && (kept & (1 << place) != 0
+            || new.unsafelyUnwrapped[place].toOpaque() != input.toOpaque())
+        {
+          place += 1
+        }
+        if place < buffer.count {
+          kept |= 1 << place
+        } else {
+          unlink(node, from: input.takeUnretainedValue(), released)
+        }
+      }
+    }
+    for place in newInputs.indices where kept & (1 << place) == 0 {
+      link(node, to: newInputs[place])
+    }
+  }
+
+  /// Takes `node` out of `input`'s `downstream` and drops the handle it held; hands `input` to
+  /// `released` if that was its last. Role, under the lock.
+  @inline(__always)
+  private static func unlink(_ node: AnyNode, from input: AnyNode, _ released: (AnyNode) -> Void) {
+    if let index = input.downstream.firstIndex(where: { $0 === node }) {
+      input.downstream.remove(at: index)
+    }
+    if input.dropHandle() { released(input) }
+  }
+
+  /// Lists `node` downstream of `input`, taking a handle on it. Role, under the lock.
+  @inline(__always)
+  private static func link(_ node: AnyNode, to input: AnyNode) {
+    input.downstream.append(node)
+    input.keepAliveCount += 1
   }
 }

@@ -101,7 +101,7 @@ extension Engine {
   /// Attaches every suspended node among `inputs` (see `AnyNode.isSuspended`) before a node
   /// is linked to them. Role.
   static func resumeSuspendedInputs<Inputs: Sequence<AnyNode>>(of inputs: Inputs) {
-    for input in inputs where input.needsResumingLocked { resume(input) }
+    for input in inputs where input.needsResuming { resume(input) }
   }
 
   /// Attaches `node`, a suspended node an observer comes back to, and the suspended nodes it
@@ -110,13 +110,14 @@ extension Engine {
   /// Role.
   package static func resume(_ node: AnyNode) {
     node.assertRole()
-    let inputs = node.lockedInputs()
     // The common case, a node none of whose inputs is suspended (a computed property over
-    // relays subscribed to): no walk, and nothing allocated for one.
-    guard inputs.contains(where: \.needsResumingLocked) else {
+    // relays subscribed to): no walk, and nothing allocated for one. The inputs are read
+    // without the lock: the role, which this thread holds, is what writes them.
+    guard node.anyInput({ $0.needsResumingLocked }) else {
       resumeOne(node)
       return
     }
+    let inputs = node.inputs
     // The suspended part of the graph, inputs first.
     var order: [AnyNode] = []
     var stack: [PostOrderFrame] = [(node, inputs, 0)]
@@ -133,23 +134,26 @@ extension Engine {
   /// Attaches `node`, one node of `resume(_:)`'s walk, whose suspended inputs are attached
   /// already, and computes it again if writes were delivered while it was suspended. Role.
   private static func resumeOne(_ node: AnyNode) {
-    let root = node.home.lockRoot()
-    if node.awaitsAttachment {
-      // Made while the domain was busy, its attachment still queued: attached now, before
-      // what is computed from it links to it.
-      root.lock.unlock()
-      node.attachAwaited()
-      return
+    // The root borrowed (`withRootLocked`), not retained as `lockRoot()`'s result is.
+    node.withRootLocked { root in
+      if node.awaitsAttachment {
+        // Made while the domain was busy, its attachment still queued: attached now, before
+        // what is computed from it links to it.
+        root.lock.unlock()
+        node.attachAwaited()
+        return
+      }
+      guard node.isSuspended, !node.isCompleted else {
+        root.lock.unlock()
+        return
+      }
+      let inputsCompleted = linkToInputs(node)
+      node.isSuspended = false
+      // Writes delivered while it was suspended did not reach it.
+      let needsRefresh = !node.suspension.settled || root.writeCount != node.suspension.writes
+      finishLinking(
+        node, unlocking: root, refresh: needsRefresh, inputsCompleted: inputsCompleted)
     }
-    guard node.isSuspended, !node.isCompleted else {
-      root.lock.unlock()
-      return
-    }
-    let inputsCompleted = linkToInputs(node)
-    node.isSuspended = false
-    // Writes delivered while it was suspended did not reach it.
-    let needsRefresh = !node.suspension.settled || root.writeCount != node.suspension.writes
-    finishLinking(node, unlocking: root, refresh: needsRefresh, inputsCompleted: inputsCompleted)
   }
 
   /// Lists `node` downstream of each of its inputs, takes a handle on each, and gives it the
@@ -164,7 +168,7 @@ extension Engine {
     }
     node.rank = rank
     node.isAttached = true
-    return node.inputs.allSatisfy(\.isCompleted)
+    return !node.anyInput { !$0.isCompleted }
   }
 
   /// A node of a post-order walk, the inputs it opens, and the next of them to visit.
@@ -246,10 +250,22 @@ extension Engine {
 }
 
 extension AnyNode {
+  /// Whether any input satisfies `predicate`, the inputs read as words (see `inputsElements`):
+  /// iterating the array of a class's field retained and released it, and each input. For the
+  /// role, or under the lock; `predicate` must not change `inputs`.
+  @inline(__always)
+  final func anyInput(_ predicate: (AnyNode) -> Bool) -> Bool {
+    guard let elements = inputsElements else { return false }
+    for index in 0..<inputs.count where elements[index]._withUnsafeGuaranteedRef(predicate) {
+      return true
+    }
+    return false
+  }
+
   /// Whether every input has completed, read under the lock.
   final var inputsCompletedLocked: Bool {
     withRootLocked { root in
-      let completed = inputs.allSatisfy(\.isCompleted)
+      let completed = !anyInput { !$0.isCompleted }
       root.lock.unlock()
       return completed
     }
@@ -272,6 +288,14 @@ extension AnyNode {
       root.lock.unlock()
       return suspended
     }
+  }
+
+  /// `needsResumingLocked`, read by the role of the node's domain, which is what writes what it
+  /// reads (`awaitsAttachment` is written before the node is shared, too): no lock to take.
+  /// For `Engine.resumeSuspendedInputs(of:)`, whose inputs are of the domain the caller
+  /// holds the role of (merged with the node's by `Domain.join` or `Domain.home(over:)`).
+  final var needsResuming: Bool {
+    !isSource && ((isSuspended && !isCompleted) || awaitsAttachment)
   }
 
   /// Whether a node linking to this one must first attach it (`Engine.resume`): it is

@@ -217,8 +217,7 @@ extension ThreadContext {
   func relinkDelivered(_ node: AnyNode, _ tracker: ReadTracker) -> Bool {
     // A run that read a prefix of what the previous one read, in order, and stopped there.
     if tracker.inOrder { tracker.leaveOrder() }
-    let switchedNow = Engine.switchInputs(
-      of: node, to: Array(tracker.recorded), releasingAfterwards: tracker.takeHeld())
+    let switchedNow = Engine.switchInputs(of: node, to: Array(tracker.recorded), heldBy: tracker)
     // Compute again, now that the new inputs' writes come through this domain, when one of
     // them, of another domain, was written between its read and the relink, or was read inside
     // a batch at a value its domain has not delivered (the relink attached it computed from

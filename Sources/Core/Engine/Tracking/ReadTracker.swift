@@ -123,6 +123,13 @@ package final class ReadTracker {
     return held
   }
 
+  /// Releases the keep-alive handles the run holds (see `held`), once its owner is linked to
+  /// them, keeping the array's storage for the next run: emptied an element at a time, which
+  /// for the one or two a relink holds costs less than `removeAll(keepingCapacity:)`.
+  func releaseHeld() {
+    while let node = held.popLast() { node.releaseHandle() }
+  }
+
   /// Lets go of the nodes the run referred to, so that a pooled tracker keeps none alive and
   /// the next run finds it clean.
   func clear() {
@@ -291,6 +298,15 @@ package final class ReadTracker {
   /// `AnyNode.isSuspended`); `nil` if it belongs to another. Takes its lock.
   private func suspendedIfInDeliveredDomain(_ node: AnyNode) -> Bool? {
     guard let deliveredNode else { return nil }
+    // Of the same domain (a computed property over the same relays as the one computing): one
+    // root, so one lock to take.
+    if node.home === deliveredNode.home {
+      return node.withRootLocked { root in
+        let isSuspended = node.isSuspended && !node.isCompleted
+        root.lock.unlock()
+        return isSuspended
+      }
+    }
     let (identity, isSuspended) = node.withRootLocked { root in
       let found = (ObjectIdentifier(root), node.isSuspended && !node.isCompleted)
       root.lock.unlock()
@@ -301,7 +317,9 @@ package final class ReadTracker {
 
   /// Whether any node recorded as new has taken a write or changed since it was read.
   package func newDependencyChangedSinceRead() -> Bool {
-    versions.contains { $0.node.version != $0.version }
+    // None, the common case (every new read of the delivered domain): no call to make.
+    guard !versions.isEmpty else { return false }
+    return versions.contains { $0.node.version != $0.version }
   }
 }
 
