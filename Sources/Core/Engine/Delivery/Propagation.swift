@@ -323,16 +323,40 @@ extension Engine {
   /// recomputes it. (Behind the queue, under writers that keep a domain busy, the inner
   /// properties a `flatMapLatest` made and dropped piled up to a thousand, each recomputed by
   /// every write.) A node whose attachment is still queued is detached behind it.
+  ///
+  /// At once, the node is detached under the lock that found the role free, and the role is
+  /// left under it too when that is all there was to do (no input left unused, nothing
+  /// queued): one lock taken, not the three of taking the role, detaching and finishing the
+  /// drain; the node's root is borrowed (the node keeps its domain, and so its root, alive).
   static func detachAfterDelivery(_ node: AnyNode) {
     ThreadContext.withCurrent { context in
-      let root = node.home.lockRoot()
-      if !runHoldingRoleIfFree(lockedRoot: root, context, { detach(node) }) {
-        if node.awaitsAttachment {
-          root.queue.append(.task({ detach(node) }, depth: 0))
-        } else {
-          root.queue.prepend(.task({ detach(node) }, depth: 0))
+      node.withRootLocked { root in
+        guard root.role.isFree else {
+          if node.awaitsAttachment {
+            root.queue.append(.task({ detach(node) }, depth: 0))
+          } else {
+            root.queue.prepend(.task({ detach(node) }, depth: 0))
+          }
+          root.lock.unlock()
+          return
+        }
+        takeRole(of: root, context)
+        var work: [AnyNode] = []
+        let detached = detachLocked(node, root, leavingUnused: &work)
+        if work.isEmpty && root.queue.isEmpty && root.role.leaveIfAlone() {
+          root.lock.unlock()
+          context.role.held -= 1
+          #if DEBUG
+            if detached { checkDetached(node) }
+          #endif
+          return
         }
         root.lock.unlock()
+        #if DEBUG
+          if detached { checkDetached(node) }
+        #endif
+        detachUnused(&work)
+        finishDrain(of: root, context)
       }
     }
   }

@@ -80,7 +80,7 @@ extension ValueNode {
       return
     }
     Engine.takeRole(of: root, context)
-    guard let locked = resumedIfSuspended(lockedRoot: root, owner) else {
+    guard let locked = resumedIfSuspended(lockedRoot: root, owner, beforeReturning: true) else {
       Engine.finishDrain(of: root, context)
       return
     }
@@ -98,7 +98,9 @@ extension ValueNode {
     _ emitsCurrentValue: Bool, _ onCompletion: (@Sendable () -> Void)?, _ context: ThreadContext
   ) {
     if root.isDrained(onlyBy: context) {
-      guard let root = resumedIfSuspended(lockedRoot: root, owner) else { return }
+      guard let root = resumedIfSuspended(lockedRoot: root, owner, beforeReturning: true) else {
+        return
+      }
       let (value, completed) = register(entry, onCompletion, root)
       root.lock.unlock()
       start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
@@ -288,9 +290,16 @@ extension ValueNode {
   }
 
   /// `root`, locked, if the node is not suspended; otherwise `resumeForSubscriber`'s result.
+  ///
+  /// - Parameter beforeReturning: Whether `subscribe` is still to return, registering
+  ///   synchronously: a token's subscription cannot have ended then, and is not checked.
   @inlinable @inline(__always)
-  func resumedIfSuspended(lockedRoot root: Domain, _ owner: SubscriptionOwner) -> Domain? {
-    _fastPath(!isSuspended) ? root : resumeForSubscriber(lockedRoot: root, owner)
+  func resumedIfSuspended(
+    lockedRoot root: Domain, _ owner: SubscriptionOwner, beforeReturning: Bool = false
+  ) -> Domain? {
+    guard _slowPath(isSuspended) else { return root }
+    return resumeForSubscriber(
+      lockedRoot: root, owner, mayHaveEnded: !beforeReturning || owner.mayEndBeforeReturning)
   }
 
   /// Attaches the node, suspended while nothing observed it, for a subscriber that comes to
@@ -299,13 +308,16 @@ extension ValueNode {
   ///
   /// Returns `nil`, unlocked, if the subscription was ended while the lock was let go (its
   /// token cancelled or its bag emptied on another thread): it must not be registered then.
+  /// Not asked unless `mayHaveEnded` (the owner's lock is one more to take).
   @usableFromInline
-  func resumeForSubscriber(lockedRoot root: Domain, _ owner: SubscriptionOwner) -> Domain? {
+  func resumeForSubscriber(
+    lockedRoot root: Domain, _ owner: SubscriptionOwner, mayHaveEnded: Bool
+  ) -> Domain? {
     root.assertRole(ThreadContext.current)
     root.lock.unlock()
     Engine.resume(self)
     let root = home.lockRoot()
-    guard owner.hasEnded() else { return root }
+    guard mayHaveEnded, owner.hasEnded() else { return root }
     root.lock.unlock()
     return nil
   }
