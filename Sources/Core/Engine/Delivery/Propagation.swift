@@ -323,11 +323,6 @@ extension Engine {
   /// recomputes it. (Behind the queue, under writers that keep a domain busy, the inner
   /// properties a `flatMapLatest` made and dropped piled up to a thousand, each recomputed by
   /// every write.) A node whose attachment is still queued is detached behind it.
-  ///
-  /// At once, the node is detached under the lock that found the role free, and the role is
-  /// left under it too when that is all there was to do (no input left unused, nothing
-  /// queued): one lock taken, not the three of taking the role, detaching and finishing the
-  /// drain; the node's root is borrowed (the node keeps its domain, and so its root, alive).
   static func detachAfterDelivery(_ node: AnyNode) {
     ThreadContext.withCurrent { context in
       node.withRootLocked { root in
@@ -340,25 +335,38 @@ extension Engine {
           root.lock.unlock()
           return
         }
-        takeRole(of: root, context)
-        var work: [AnyNode] = []
-        let detached = detachLocked(node, root, leavingUnused: &work)
-        if work.isEmpty && root.queue.isEmpty && root.role.leaveIfAlone() {
-          root.lock.unlock()
-          context.role.held -= 1
-          #if DEBUG
-            if detached { checkDetached(node) }
-          #endif
-          return
-        }
-        root.lock.unlock()
-        #if DEBUG
-          if detached { checkDetached(node) }
-        #endif
-        detachUnused(&work)
-        finishDrain(of: root, context)
+        detachTakingFreeRole(node, lockedRoot: root, context) { root.lock.unlock() }
       }
     }
+  }
+
+  /// `detachAfterDelivery(_:)` at once, entered holding `root`, the node's root, whose role is
+  /// free: takes the role and detaches the node under that lock, and leaves the role under it
+  /// too when that is all there was to do (no input left unused, nothing queued): one lock
+  /// taken, not the three of taking the role, detaching and finishing the drain. `unlock` lets
+  /// the lock go: the caller's own work under it (a subscription's end removes its sink), last.
+  /// The root is borrowed: the node keeps its domain, and so its root, alive.
+  @inline(__always)
+  static func detachTakingFreeRole(
+    _ node: AnyNode, lockedRoot root: Domain, _ context: ThreadContext, unlock: () -> Void
+  ) {
+    takeRole(of: root, context)
+    var work: [AnyNode] = []
+    let detached = detachLocked(node, root, leavingUnused: &work)
+    if work.isEmpty && root.queue.isEmpty && root.role.leaveIfAlone() {
+      context.role.held -= 1
+      unlock()
+      #if DEBUG
+        if detached { checkDetached(node) }
+      #endif
+      return
+    }
+    unlock()
+    #if DEBUG
+      if detached { checkDetached(node) }
+    #endif
+    detachUnused(&work)
+    finishDrain(of: root, context)
   }
 
   /// If the role of `root` (locked) is free: takes it, unlocks, runs `body`, finishes the drain

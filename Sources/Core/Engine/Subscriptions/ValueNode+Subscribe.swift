@@ -334,12 +334,19 @@ extension ValueNode {
   ) -> (Value?, completed: Bool) {
     root.assertLockedRoot()
     if isCompleted { return (delivered, true) }
-    if sinks.count == sinks.capacity {
-      // Grow by a quarter rather than double: a node with many subscribers wastes at most a
-      // fifth of its sinks' storage.
-      sinks.reserveCapacity(sinks.count + sinks.count / 4 + 4)
+    if sinks.capacity == 0 {
+      // The first sink: its storage made for it alone, as an array literal's (a growing
+      // append, which copies the old storage over, cost twice as much), and no larger (most
+      // nodes have one subscriber).
+      sinks = [entry]
+    } else {
+      if sinks.count == sinks.capacity {
+        // Grow by a quarter rather than double: a node with many subscribers wastes at most a
+        // fifth of its sinks' storage.
+        sinks.reserveCapacity(sinks.count + sinks.count / 4 + 4)
+      }
+      sinks.append(entry)
     }
-    sinks.append(entry)
     if let onCompletion { completions.append((entry.id, onCompletion)) }
     guard _slowPath(root.unsettled > 0) else { return (delivered, false) }
     guard isSource else { return (nil, false) }
