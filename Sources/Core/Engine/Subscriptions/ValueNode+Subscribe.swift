@@ -80,12 +80,22 @@ extension ValueNode {
       return
     }
     Engine.takeRole(of: root, context)
-    guard let locked = resumedIfSuspended(lockedRoot: root, owner, beforeReturning: true) else {
-      Engine.finishDrain(of: root, context)
-      return
+    // The root to register under borrowed, as `root` is (see `resumeForSubscriber`).
+    var locked = Unmanaged.passUnretained(root)
+    if _slowPath(isSuspended) {
+      guard
+        let resumed = resumeForSubscriber(
+          lockedRoot: root, owner, mayHaveEnded: owner.mayEndBeforeReturning)
+      else {
+        Engine.finishDrain(of: root, context)
+        return
+      }
+      locked = resumed
     }
-    let (value, completed) = register(entry, onCompletion, locked)
-    locked.lock.unlock()
+    let (value, completed) = locked._withUnsafeGuaranteedRef { locked in
+      defer { locked.lock.unlock() }
+      return register(entry, onCompletion, locked)
+    }
     start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
     Engine.finishDrain(of: root, context)
   }
@@ -299,7 +309,8 @@ extension ValueNode {
   ) -> Domain? {
     guard _slowPath(isSuspended) else { return root }
     return resumeForSubscriber(
-      lockedRoot: root, owner, mayHaveEnded: !beforeReturning || owner.mayEndBeforeReturning)
+      lockedRoot: root, owner, mayHaveEnded: !beforeReturning || owner.mayEndBeforeReturning
+    )?.takeUnretainedValue()
   }
 
   /// Attaches the node, suspended while nothing observed it, for a subscriber that comes to
@@ -309,17 +320,21 @@ extension ValueNode {
   /// Returns `nil`, unlocked, if the subscription was ended while the lock was let go (its
   /// token cancelled or its bag emptied on another thread): it must not be registered then.
   /// Not asked unless `mayHaveEnded` (the owner's lock is one more to take).
+  ///
+  /// The root is returned unretained: while its lock is held, the chain from the node's home
+  /// to it stands still (a split needs that lock), and keeps it alive.
   @usableFromInline
   func resumeForSubscriber(
     lockedRoot root: Domain, _ owner: SubscriptionOwner, mayHaveEnded: Bool
-  ) -> Domain? {
+  ) -> Unmanaged<Domain>? {
     root.assertRole(ThreadContext.current)
     root.lock.unlock()
     Engine.resume(self)
-    let root = home.lockRoot()
-    guard mayHaveEnded, owner.hasEnded() else { return root }
-    root.lock.unlock()
-    return nil
+    return withRootLocked { root in
+      guard mayHaveEnded, owner.hasEnded() else { return Unmanaged.passUnretained(root) }
+      root.lock.unlock()
+      return nil
+    }
   }
 
   /// Adds the entry unless the node has completed; returns the value to start with (`nil`:
