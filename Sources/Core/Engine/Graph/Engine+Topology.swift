@@ -30,7 +30,7 @@ extension Engine {
     // Attached already, by the first node linked to it (see `resume`). (Written only by the
     // role, or before the node is shared: the role reads it without the lock.)
     guard node.awaitsAttachment else { return }
-    resumeSuspendedInputs(of: node.inputs)
+    if node.hasInputNeedingResume { resumeSuspendedInputs(of: node.inputs) }
     let root = node.home.lockRoot()
     node.awaitsAttachment = false
     let inputsCompleted = linkToInputs(node)
@@ -190,17 +190,27 @@ extension Engine {
 
   /// Lists `node` downstream of each of its inputs, takes a handle on each, and gives it the
   /// rank after theirs; returns whether every input has completed. Role, under the lock.
+  ///
+  /// The inputs are borrowed, read through `inputsElements` (iterating `inputs` retained the
+  /// array and each input), which stays valid as nothing here changes `inputs`.
   private static func linkToInputs(_ node: AnyNode) -> Bool {
     node.assertRoleLocked()
     var rank = 0
-    for input in node.inputs {
-      rank = max(rank, input.rank + 1)
-      input.downstream.append(node)
-      input.keepAliveCount += 1
+    var completed = true
+    let count = node.inputs.count
+    if count > 0, let elements = node.inputsElements {
+      for index in 0..<count {
+        elements[index]._withUnsafeGuaranteedRef { input in
+          rank = max(rank, input.rank + 1)
+          input.downstream.append(node)
+          input.keepAliveCount += 1
+          completed = completed && input.isCompleted
+        }
+      }
     }
     node.rank = rank
     node.isAttached = true
-    return node.inputs.allSatisfy(\.isCompleted)
+    return completed
   }
 
   /// A node of a post-order walk, the inputs it opens, and the next of them to visit.
@@ -313,6 +323,19 @@ extension AnyNode {
       root.lock.unlock()
       return needs
     }
+  }
+
+  /// Whether any input needs resuming (`needsResumingLocked`), the inputs borrowed through
+  /// `inputsElements` (iterating `inputs` retained the array and each input): what attaching
+  /// a node over inputs that are all attached (a `map` of a relay) asks, with no walk.
+  final var hasInputNeedingResume: Bool {
+    let count = inputs.count
+    guard count > 0, let elements = inputsElements else { return false }
+    for index in 0..<count
+    where elements[index]._withUnsafeGuaranteedRef({ $0.needsResumingLocked }) {
+      return true
+    }
+    return false
   }
 
   /// How many keep-alive handles the node has (`keepAliveCount`), read under the lock: for
