@@ -227,4 +227,13 @@ enum SubscriptionOwner: Sendable {
     case .bag(let bag, let generation): bag.hasEnded(generation)
     }
   }
+
+  /// Whether the subscription may end before `subscribe` returns: a bag's may (emptied on
+  /// another thread, or by code the subscription runs), a token's cannot, since nothing else
+  /// holds the token until it is returned.
+  @inlinable
+  var mayEndBeforeReturning: Bool {
+    if case .bag = self { return true }
+    return false
+  }
 }

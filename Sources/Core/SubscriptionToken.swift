@@ -83,10 +83,21 @@ extension AnyNode {
   @inline(__always)
   func endSubscription(_ id: UInt64) {
     withRootLocked { root in
+      let unused = dropHandle()
+      if unused && root.role.isFree {
+        // The common end, nobody delivering: the node detached and the sink removed under
+        // this one lock (`detachAfterDelivery()` took it twice more); the sink dies once it
+        // is let go.
+        ThreadContext.withCurrent { context in
+          Engine.detachTakingFreeRole(self, lockedRoot: root, context) {
+            _ = steps.removeSinkAndUnlock(self, id, root)
+          }
+        }
+        return
+      }
       // The thread's context is only needed when someone is delivering this domain right now.
       let context = root.role.isFree ? nil : ThreadContext.current
       let deliveringHere = context.map { root.role.drainers.contains($0.id) } ?? false
-      let unused = dropHandle()
       // Unlocks; the sink's closure dies after that, outside the lock.
       let wasRegistered = steps.removeSinkAndUnlock(self, id, root)
       if wasRegistered && deliveringHere, let context {

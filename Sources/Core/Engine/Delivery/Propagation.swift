@@ -325,16 +325,48 @@ extension Engine {
   /// every write.) A node whose attachment is still queued is detached behind it.
   static func detachAfterDelivery(_ node: AnyNode) {
     ThreadContext.withCurrent { context in
-      let root = node.home.lockRoot()
-      if !runHoldingRoleIfFree(lockedRoot: root, context, { detach(node) }) {
-        if node.awaitsAttachment {
-          root.queue.append(.task({ detach(node) }, depth: 0))
-        } else {
-          root.queue.prepend(.task({ detach(node) }, depth: 0))
+      node.withRootLocked { root in
+        guard root.role.isFree else {
+          if node.awaitsAttachment {
+            root.queue.append(.task({ detach(node) }, depth: 0))
+          } else {
+            root.queue.prepend(.task({ detach(node) }, depth: 0))
+          }
+          root.lock.unlock()
+          return
         }
-        root.lock.unlock()
+        detachTakingFreeRole(node, lockedRoot: root, context) { root.lock.unlock() }
       }
     }
+  }
+
+  /// `detachAfterDelivery(_:)` at once, entered holding `root`, the node's root, whose role is
+  /// free: takes the role and detaches the node under that lock, and leaves the role under it
+  /// too when that is all there was to do (no input left unused, nothing queued): one lock
+  /// taken, not the three of taking the role, detaching and finishing the drain. `unlock` lets
+  /// the lock go: the caller's own work under it (a subscription's end removes its sink), last.
+  /// The root is borrowed: the node keeps its domain, and so its root, alive.
+  @inline(__always)
+  static func detachTakingFreeRole(
+    _ node: AnyNode, lockedRoot root: Domain, _ context: ThreadContext, unlock: () -> Void
+  ) {
+    takeRole(of: root, context)
+    var work: [AnyNode] = []
+    let detached = detachLocked(node, root, leavingUnused: &work)
+    if work.isEmpty && root.queue.isEmpty && root.role.leaveIfAlone() {
+      context.role.held -= 1
+      unlock()
+      #if DEBUG
+        if detached { checkDetached(node) }
+      #endif
+      return
+    }
+    unlock()
+    #if DEBUG
+      if detached { checkDetached(node) }
+    #endif
+    detachUnused(&work)
+    finishDrain(of: root, context)
   }
 
   /// If the role of `root` (locked) is free: takes it, unlocks, runs `body`, finishes the drain

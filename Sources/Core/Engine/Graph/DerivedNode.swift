@@ -211,20 +211,23 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// `Value`, and a local of it in specialized code has the concrete calling convention where
   /// the field has the generic one, so each move went through a reabstraction thunk, an
   /// allocation (four on every derived node freed, with passing them on as generic values).
+  ///
+  /// The thread's context is borrowed (`ThreadContext.current` retained and released it).
   @inlinable
   final func releaseInputsAndClosures() {
-    let context = ThreadContext.current
-    guard Engine.beginReleasingInputs(of: self, context) else {
-      // Boxed: nested releases only (a chain's nodes after the first).
-      Engine.listForRelease(compute, context)
-      Engine.listForRelease(steps.recompute, context)
+    ThreadContext.withCurrent { context in
+      guard Engine.beginReleasingInputs(of: self, context) else {
+        // Boxed: nested releases only (a chain's nodes after the first).
+        Engine.listForRelease(compute, context)
+        Engine.listForRelease(steps.recompute, context)
+        compute = { _, _ in nil }
+        steps.recompute = { _ in false }
+        return
+      }
       compute = { _, _ in nil }
       steps.recompute = { _ in false }
-      return
+      Engine.endReleasingInputs(context)
     }
-    compute = { _, _ in nil }
-    steps.recompute = { _ in false }
-    Engine.endReleasingInputs(context)
   }
 
   /// The value computed from the newest writes at `pullCache.stamp` (the domain's write count), for

@@ -30,7 +30,7 @@ extension Engine {
     // Attached already, by the first node linked to it (see `resume`). (Written only by the
     // role, or before the node is shared: the role reads it without the lock.)
     guard node.awaitsAttachment else { return }
-    resumeSuspendedInputs(of: node.inputs)
+    if node.hasInputNeedingResume { resumeSuspendedInputs(of: node.inputs) }
     let root = node.home.lockRoot()
     node.awaitsAttachment = false
     let inputsCompleted = linkToInputs(node)
@@ -68,35 +68,71 @@ extension Engine {
   /// Disconnects a derived node nothing refers to any more, and then any input left unused.
   /// Role.
   static func detach(_ node: AnyNode) {
-    // The node in hand first; `work` holds the inputs it leaves unused, and is allocated only
-    // when there are some (a `map` of a relay released leaves none).
-    var inHand: AnyNode? = node
+    // `work` holds the inputs the node leaves unused, and is allocated only when there are
+    // some (a `map` of a relay released leaves none).
     var work: [AnyNode] = []
-    while let next = inHand ?? work.popLast() {
-      inHand = nil
-      let root = next.home.lockRoot()
-      root.assertRole(ThreadContext.current)
-      guard next.isAttached, next.keepAliveCount == 0, !next.isSource else {
-        root.lock.unlock()
-        continue
+    let detached = node.withRootLocked { root in
+      defer { root.lock.unlock() }
+      return detachLocked(node, root, leavingUnused: &work)
+    }
+    #if DEBUG
+      if detached { checkDetached(node) }
+    #endif
+    detachUnused(&work)
+  }
+
+  /// Detaches each node of `work` (`detach(_:)`), inputs a detached node left unused, and
+  /// then those they leave unused in turn. Role.
+  static func detachUnused(_ work: inout [AnyNode]) {
+    while let next = work.popLast() {
+      let detached = next.withRootLocked { root in
+        defer { root.lock.unlock() }
+        return detachLocked(next, root, leavingUnused: &work)
       }
-      next.isAttached = false
-      next.isSuspended = true
-      next.suspension.writes = root.writeCount
-      next.suspension.settled = root.unsettled == 0
-      for input in next.inputs {
-        if let index = input.downstream.firstIndex(where: { $0 === next }) {
-          input.downstream.remove(at: index)
-        }
-        if input.dropHandle() { work.append(input) }
-      }
-      root.lock.unlock()
       #if DEBUG
-        checkLocalInvariants(of: next)
-        for input in next.inputs { checkLocalInvariants(of: input) }
+        if detached { checkDetached(next) }
       #endif
     }
   }
+
+  /// The body of `detach(_:)` for one node, entered holding `root`, its root's lock: unless
+  /// the node is in use again (or detached already), marks it suspended and unlinks it from
+  /// its inputs, appending to `work` those it leaves unused. Returns whether it detached the
+  /// node. Role, under the lock.
+  ///
+  /// Everything borrowed: the node and its root (the caller's), and its inputs, read through
+  /// `inputsElements` (iterating `inputs` retained the array and each input), which stays
+  /// valid as nothing here changes `inputs`.
+  @inline(__always)
+  static func detachLocked(
+    _ node: AnyNode, _ root: Domain, leavingUnused work: inout [AnyNode]
+  ) -> Bool {
+    #if DEBUG
+      root.assertRole(ThreadContext.current)
+    #endif
+    guard node.isAttached, node.keepAliveCount == 0, !node.isSource else { return false }
+    node.isAttached = false
+    node.isSuspended = true
+    node.suspension.writes = root.writeCount
+    node.suspension.settled = root.unsettled == 0
+    let count = node.inputs.count
+    guard count > 0, let elements = node.inputsElements else { return true }
+    for index in 0..<count {
+      elements[index]._withUnsafeGuaranteedRef { input in
+        input.removeDownstream(node)
+        if input.dropHandle() { work.append(input) }
+      }
+    }
+    return true
+  }
+
+  #if DEBUG
+    /// The local invariants of `node`, just detached, and of its inputs.
+    static func checkDetached(_ node: AnyNode) {
+      checkLocalInvariants(of: node)
+      for input in node.inputs { checkLocalInvariants(of: input) }
+    }
+  #endif
 
   /// Attaches every suspended node among `inputs` (see `AnyNode.isSuspended`) before a node
   /// is linked to them. Role.
@@ -158,17 +194,27 @@ extension Engine {
 
   /// Lists `node` downstream of each of its inputs, takes a handle on each, and gives it the
   /// rank after theirs; returns whether every input has completed. Role, under the lock.
+  ///
+  /// The inputs are borrowed, read through `inputsElements` (iterating `inputs` retained the
+  /// array and each input), which stays valid as nothing here changes `inputs`.
   private static func linkToInputs(_ node: AnyNode) -> Bool {
     node.assertRoleLocked()
     var rank = 0
-    for input in node.inputs {
-      rank = max(rank, input.rank + 1)
-      input.downstream.append(node)
-      input.keepAliveCount += 1
+    var completed = true
+    let count = node.inputs.count
+    if count > 0, let elements = node.inputsElements {
+      for index in 0..<count {
+        elements[index]._withUnsafeGuaranteedRef { input in
+          rank = max(rank, input.rank + 1)
+          input.downstream.append(node)
+          input.keepAliveCount += 1
+          completed = completed && input.isCompleted
+        }
+      }
     }
     node.rank = rank
     node.isAttached = true
-    return !node.anyInput { !$0.isCompleted }
+    return completed
   }
 
   /// A node of a post-order walk, the inputs it opens, and the next of them to visit.
@@ -310,6 +356,19 @@ extension AnyNode {
     }
   }
 
+  /// Whether any input needs resuming (`needsResumingLocked`), the inputs borrowed through
+  /// `inputsElements` (iterating `inputs` retained the array and each input): what attaching
+  /// a node over inputs that are all attached (a `map` of a relay) asks, with no walk.
+  final var hasInputNeedingResume: Bool {
+    let count = inputs.count
+    guard count > 0, let elements = inputsElements else { return false }
+    for index in 0..<count
+    where elements[index]._withUnsafeGuaranteedRef({ $0.needsResumingLocked }) {
+      return true
+    }
+    return false
+  }
+
   /// How many keep-alive handles the node has (`keepAliveCount`), read under the lock: for
   /// tests.
   package final var lockedKeepAliveCount: Int {
@@ -351,6 +410,18 @@ extension AnyNode {
     assertLocked()
     keepAliveCount -= 1
     return keepAliveCount == 0 && !isSource
+  }
+
+  /// Removes `node` from the nodes computed from this one, the newest first (a node detached
+  /// is mostly the last one linked: no element moves then). Role, under the lock.
+  @inline(__always)
+  final func removeDownstream(_ node: AnyNode) {
+    let last = downstream.count &- 1
+    if last >= 0 && downstream[last] === node {
+      downstream.removeLast()
+    } else if let index = downstream.firstIndex(where: { $0 === node }) {
+      downstream.remove(at: index)
+    }
   }
 
   /// Takes an unused derived node out of the graph once no event of its domain is delivered.

@@ -80,12 +80,22 @@ extension ValueNode {
       return
     }
     Engine.takeRole(of: root, context)
-    guard let locked = resumedIfSuspended(lockedRoot: root, owner) else {
-      Engine.finishDrain(of: root, context)
-      return
+    // The root to register under borrowed, as `root` is (see `resumeForSubscriber`).
+    var locked = Unmanaged.passUnretained(root)
+    if _slowPath(isSuspended) {
+      guard
+        let resumed = resumeForSubscriber(
+          lockedRoot: root, owner, mayHaveEnded: owner.mayEndBeforeReturning)
+      else {
+        Engine.finishDrain(of: root, context)
+        return
+      }
+      locked = resumed
     }
-    let (value, completed) = register(entry, onCompletion, locked)
-    locked.lock.unlock()
+    let (value, completed) = locked._withUnsafeGuaranteedRef { locked in
+      defer { locked.lock.unlock() }
+      return register(entry, onCompletion, locked)
+    }
     start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
     Engine.finishDrain(of: root, context)
   }
@@ -98,7 +108,9 @@ extension ValueNode {
     _ emitsCurrentValue: Bool, _ onCompletion: (@Sendable () -> Void)?, _ context: ThreadContext
   ) {
     if root.isDrained(onlyBy: context) {
-      guard let root = resumedIfSuspended(lockedRoot: root, owner) else { return }
+      guard let root = resumedIfSuspended(lockedRoot: root, owner, beforeReturning: true) else {
+        return
+      }
       let (value, completed) = register(entry, onCompletion, root)
       root.lock.unlock()
       start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
@@ -288,9 +300,17 @@ extension ValueNode {
   }
 
   /// `root`, locked, if the node is not suspended; otherwise `resumeForSubscriber`'s result.
+  ///
+  /// - Parameter beforeReturning: Whether `subscribe` is still to return, registering
+  ///   synchronously: a token's subscription cannot have ended then, and is not checked.
   @inlinable @inline(__always)
-  func resumedIfSuspended(lockedRoot root: Domain, _ owner: SubscriptionOwner) -> Domain? {
-    _fastPath(!isSuspended) ? root : resumeForSubscriber(lockedRoot: root, owner)
+  func resumedIfSuspended(
+    lockedRoot root: Domain, _ owner: SubscriptionOwner, beforeReturning: Bool = false
+  ) -> Domain? {
+    guard _slowPath(isSuspended) else { return root }
+    return resumeForSubscriber(
+      lockedRoot: root, owner, mayHaveEnded: !beforeReturning || owner.mayEndBeforeReturning
+    )?.takeUnretainedValue()
   }
 
   /// Attaches the node, suspended while nothing observed it, for a subscriber that comes to
@@ -299,15 +319,22 @@ extension ValueNode {
   ///
   /// Returns `nil`, unlocked, if the subscription was ended while the lock was let go (its
   /// token cancelled or its bag emptied on another thread): it must not be registered then.
+  /// Not asked unless `mayHaveEnded` (the owner's lock is one more to take).
+  ///
+  /// The root is returned unretained: while its lock is held, the chain from the node's home
+  /// to it stands still (a split needs that lock), and keeps it alive.
   @usableFromInline
-  func resumeForSubscriber(lockedRoot root: Domain, _ owner: SubscriptionOwner) -> Domain? {
+  func resumeForSubscriber(
+    lockedRoot root: Domain, _ owner: SubscriptionOwner, mayHaveEnded: Bool
+  ) -> Unmanaged<Domain>? {
     root.assertRole(ThreadContext.current)
     root.lock.unlock()
     Engine.resume(self)
-    let root = home.lockRoot()
-    guard owner.hasEnded() else { return root }
-    root.lock.unlock()
-    return nil
+    return withRootLocked { root in
+      guard mayHaveEnded, owner.hasEnded() else { return Unmanaged.passUnretained(root) }
+      root.lock.unlock()
+      return nil
+    }
   }
 
   /// Adds the entry unless the node has completed; returns the value to start with (`nil`:
@@ -322,12 +349,19 @@ extension ValueNode {
   ) -> (Value?, completed: Bool) {
     root.assertLockedRoot()
     if isCompleted { return (delivered, true) }
-    if sinks.count == sinks.capacity {
-      // Grow by a quarter rather than double: a node with many subscribers wastes at most a
-      // fifth of its sinks' storage.
-      sinks.reserveCapacity(sinks.count + sinks.count / 4 + 4)
+    if sinks.capacity == 0 {
+      // The first sink: its storage made for it alone, as an array literal's (a growing
+      // append, which copies the old storage over, cost twice as much), and no larger (most
+      // nodes have one subscriber).
+      sinks = [entry]
+    } else {
+      if sinks.count == sinks.capacity {
+        // Grow by a quarter rather than double: a node with many subscribers wastes at most a
+        // fifth of its sinks' storage.
+        sinks.reserveCapacity(sinks.count + sinks.count / 4 + 4)
+      }
+      sinks.append(entry)
     }
-    sinks.append(entry)
     if let onCompletion { completions.append((entry.id, onCompletion)) }
     guard _slowPath(root.unsettled > 0) else { return (delivered, false) }
     guard isSource else { return (nil, false) }
