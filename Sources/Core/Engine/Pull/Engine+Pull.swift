@@ -119,7 +119,10 @@ extension Engine {
   /// nested releases listed, then marks the thread as no longer releasing.
   @usableFromInline
   static func endReleasingInputs(_ context: ThreadContext) {
-    while let next = context.release.pending.popLast() { _ = next }
+    // Tested first: a release that listed nothing (a lone computed property) pays no call.
+    if !context.release.pending.isEmpty {
+      while let next = context.release.pending.popLast() { _ = next }
+    }
     context.release.isUnderWay = false
   }
 
