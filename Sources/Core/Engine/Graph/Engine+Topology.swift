@@ -71,6 +71,20 @@ extension Engine {
     // `work` holds the inputs the node leaves unused, and is allocated only when there are
     // some (a `map` of a relay released leaves none).
     var work: [AnyNode] = []
+    detachOne(node, leavingUnused: &work)
+    detachUnused(&work)
+  }
+
+  /// Detaches each node of `work` (`detach(_:)`), inputs a detached node left unused, and
+  /// then those they leave unused in turn. Role.
+  static func detachUnused(_ work: inout [AnyNode]) {
+    while let next = work.popLast() { detachOne(next, leavingUnused: &work) }
+  }
+
+  /// `detachLocked` for `node` under its root's lock, appending to `work` the inputs it
+  /// leaves unused. Role.
+  @inline(__always)
+  private static func detachOne(_ node: AnyNode, leavingUnused work: inout [AnyNode]) {
     let detached = node.withRootLocked { root in
       defer { root.lock.unlock() }
       return detachLocked(node, root, leavingUnused: &work)
@@ -78,21 +92,6 @@ extension Engine {
     #if DEBUG
       if detached { checkDetached(node) }
     #endif
-    detachUnused(&work)
-  }
-
-  /// Detaches each node of `work` (`detach(_:)`), inputs a detached node left unused, and
-  /// then those they leave unused in turn. Role.
-  static func detachUnused(_ work: inout [AnyNode]) {
-    while let next = work.popLast() {
-      let detached = next.withRootLocked { root in
-        defer { root.lock.unlock() }
-        return detachLocked(next, root, leavingUnused: &work)
-      }
-      #if DEBUG
-        if detached { checkDetached(next) }
-      #endif
-    }
   }
 
   /// The body of `detach(_:)` for one node, entered holding `root`, its root's lock: unless
