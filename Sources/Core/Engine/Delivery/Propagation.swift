@@ -158,13 +158,25 @@ extension Engine {
       // (A domain merged into another meanwhile is checked by `drainQueue`, on its root.)
       if !domain.isForwarded { domain.assertRole(context) }
     #endif
-    if _fastPath(!domain.isForwarded && domain.queue.isEmpty && domain.role.leaveIfAlone()) {
+    if _fastPath(leaveRoleIfIdle(domain, context)) {
       domain.lock.unlock()
-      context.role.held -= 1
       return
     }
     domain.lock.unlock()
     drainQueue(of: domain, context)
+  }
+
+  /// The quiet end of a drain, entered holding the lock of `domain`: if it is a root with
+  /// nothing queued and this thread its only drainer, gives the role up and returns `true`;
+  /// otherwise returns `false`, the role kept (`drainQueue` then does the rest). The lock is
+  /// held either way.
+  @inlinable @inline(__always)
+  static func leaveRoleIfIdle(_ domain: Domain, _ context: ThreadContext) -> Bool {
+    guard !domain.isForwarded && domain.queue.isEmpty && domain.role.leaveIfAlone() else {
+      return false
+    }
+    context.role.held -= 1
+    return true
   }
 
   /// `finishDrain(of:_:)` when work is queued, or the domain was merged meanwhile.
@@ -353,18 +365,12 @@ extension Engine {
     takeRole(of: root, context)
     var work: [AnyNode] = []
     let detached = detachLocked(node, root, leavingUnused: &work)
-    if work.isEmpty && root.queue.isEmpty && root.role.leaveIfAlone() {
-      context.role.held -= 1
-      unlock()
-      #if DEBUG
-        if detached { checkDetached(node) }
-      #endif
-      return
-    }
+    let left = work.isEmpty && leaveRoleIfIdle(root, context)
     unlock()
     #if DEBUG
       if detached { checkDetached(node) }
     #endif
+    guard !left else { return }
     detachUnused(&work)
     finishDrain(of: root, context)
   }

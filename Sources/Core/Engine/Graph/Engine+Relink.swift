@@ -211,7 +211,7 @@ extension Engine {
     // each, as bits of one word. (An input read twice, `combineLatest(a, a)`, is linked twice.)
     guard oldCount <= 64 && newInputs.count <= 64 else {
       for index in 0..<oldCount { unlink(node, from: node.inputs[index], released) }
-      for input in newInputs { link(node, to: input) }
+      for input in newInputs { input.addDownstream(node) }
       return
     }
     var kept: UInt64 = 0
@@ -219,8 +219,7 @@ extension Engine {
     // does not change here, and the caller's array holds the new ones.
     let old = node.inputsElements
     newInputs.withUnsafeBufferPointer { buffer in
-      let new = UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(
-        to: Unmanaged<AnyNode>.self)
+      let new = buffer.unmanagedElements
       for index in 0..<oldCount {
         let input = old.unsafelyUnwrapped[index]
         var place = 0
@@ -238,7 +237,7 @@ extension Engine {
       }
     }
     for place in newInputs.indices where kept & (1 << place) == 0 {
-      link(node, to: newInputs[place])
+      newInputs[place].addDownstream(node)
     }
   }
 
@@ -246,16 +245,7 @@ extension Engine {
   /// `released` if that was its last. Role, under the lock.
   @inline(__always)
   private static func unlink(_ node: AnyNode, from input: AnyNode, _ released: (AnyNode) -> Void) {
-    if let index = input.downstream.firstIndex(where: { $0 === node }) {
-      input.downstream.remove(at: index)
-    }
+    input.removeDownstream(node)
     if input.dropHandle() { released(input) }
-  }
-
-  /// Lists `node` downstream of `input`, taking a handle on it. Role, under the lock.
-  @inline(__always)
-  private static func link(_ node: AnyNode, to input: AnyNode) {
-    input.downstream.append(node)
-    input.keepAliveCount += 1
   }
 }

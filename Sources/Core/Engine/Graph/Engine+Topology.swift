@@ -30,7 +30,7 @@ extension Engine {
     // Attached already, by the first node linked to it (see `resume`). (Written only by the
     // role, or before the node is shared: the role reads it without the lock.)
     guard node.awaitsAttachment else { return }
-    if node.hasInputNeedingResume { resumeSuspendedInputs(of: node.inputs) }
+    if node.anyInput({ $0.needsResuming }) { resumeSuspendedInputs(of: node.inputs) }
     let root = node.home.lockRoot()
     node.awaitsAttachment = false
     let inputsCompleted = linkToInputs(node)
@@ -205,8 +205,7 @@ extension Engine {
       for index in 0..<count {
         elements[index]._withUnsafeGuaranteedRef { input in
           rank = max(rank, input.rank + 1)
-          input.downstream.append(node)
-          input.keepAliveCount += 1
+          input.addDownstream(node)
           completed = completed && input.isCompleted
         }
       }
@@ -239,8 +238,7 @@ extension Engine {
       // The input borrowed from the frame's array, which holds it: taken out of the array, it
       // was retained and released on every edge, though most are not opened.
       let input = stack[top].inputs.withUnsafeBufferPointer {
-        UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped)
-          .assumingMemoryBound(to: Unmanaged<AnyNode>.self)[index]
+        $0.unmanagedElements.unsafelyUnwrapped[index]
       }
       if let inputs = input._withUnsafeGuaranteedRef(open) {
         stack.append((input.takeUnretainedValue(), inputs, 0))
@@ -355,19 +353,6 @@ extension AnyNode {
     }
   }
 
-  /// Whether any input needs resuming (`needsResumingLocked`), the inputs borrowed through
-  /// `inputsElements` (iterating `inputs` retained the array and each input): what attaching
-  /// a node over inputs that are all attached (a `map` of a relay) asks, with no walk.
-  final var hasInputNeedingResume: Bool {
-    let count = inputs.count
-    guard count > 0, let elements = inputsElements else { return false }
-    for index in 0..<count
-    where elements[index]._withUnsafeGuaranteedRef({ $0.needsResumingLocked }) {
-      return true
-    }
-    return false
-  }
-
   /// How many keep-alive handles the node has (`keepAliveCount`), read under the lock: for
   /// tests.
   package final var lockedKeepAliveCount: Int {
@@ -409,6 +394,14 @@ extension AnyNode {
     assertLocked()
     keepAliveCount -= 1
     return keepAliveCount == 0 && !isSource
+  }
+
+  /// Lists `node` among the nodes computed from this one, taking a keep-alive handle for it.
+  /// Role, under the lock.
+  @inline(__always)
+  final func addDownstream(_ node: AnyNode) {
+    downstream.append(node)
+    keepAliveCount += 1
   }
 
   /// Removes `node` from the nodes computed from this one, the newest first (a node detached

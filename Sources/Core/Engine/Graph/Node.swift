@@ -35,9 +35,7 @@ package class AnyNode: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline package final var inputs: ContiguousArray<AnyNode> = []
   {
     didSet {
-      inputsElements = inputs.withUnsafeBufferPointer {
-        UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: Unmanaged<AnyNode>.self)
-      }
+      inputsElements = inputs.withUnsafeBufferPointer { $0.unmanagedElements }
     }
   }
   /// Where `inputs` keeps its elements, as `downstreamElements` is for `downstream`: what a
@@ -333,5 +331,14 @@ extension SinkEntry {
     withUnsafeBytes(of: self) { mine in
       withUnsafeBytes(of: other) { theirs in mine.elementsEqual(theirs) }
     }
+  }
+}
+
+extension UnsafeBufferPointer where Element == AnyNode {
+  /// The nodes as words, `Unmanaged`: read through this, a node is borrowed, with no
+  /// reference counting, while whoever holds the array keeps it alive and unchanged.
+  @inlinable
+  var unmanagedElements: UnsafePointer<Unmanaged<AnyNode>>? {
+    UnsafeRawPointer(baseAddress)?.assumingMemoryBound(to: Unmanaged<AnyNode>.self)
   }
 }

@@ -81,16 +81,9 @@ extension ValueNode {
     }
     Engine.takeRole(of: root, context)
     // The root to register under borrowed, as `root` is (see `resumeForSubscriber`).
-    var locked = Unmanaged.passUnretained(root)
-    if _slowPath(isSuspended) {
-      guard
-        let resumed = resumeForSubscriber(
-          lockedRoot: root, owner, mayHaveEnded: owner.mayEndBeforeReturning)
-      else {
-        Engine.finishDrain(of: root, context)
-        return
-      }
-      locked = resumed
+    guard let locked = resumedIfSuspended(lockedRoot: root, owner, beforeReturning: true) else {
+      Engine.finishDrain(of: root, context)
+      return
     }
     let (value, completed) = locked._withUnsafeGuaranteedRef { locked in
       defer { locked.lock.unlock() }
@@ -108,11 +101,13 @@ extension ValueNode {
     _ emitsCurrentValue: Bool, _ onCompletion: (@Sendable () -> Void)?, _ context: ThreadContext
   ) {
     if root.isDrained(onlyBy: context) {
-      guard let root = resumedIfSuspended(lockedRoot: root, owner, beforeReturning: true) else {
+      guard let locked = resumedIfSuspended(lockedRoot: root, owner, beforeReturning: true) else {
         return
       }
-      let (value, completed) = register(entry, onCompletion, root)
-      root.lock.unlock()
+      let (value, completed) = locked._withUnsafeGuaranteedRef { root in
+        defer { root.lock.unlock() }
+        return register(entry, onCompletion, root)
+      }
       start(entry, value, emitsCurrentValue, completed ? onCompletion : nil, context)
     } else if emitsCurrentValue {
       root.lock.unlock()
@@ -124,7 +119,9 @@ extension ValueNode {
           root.lock.unlock()
           return
         }
-        guard let locked = resumedIfSuspended(lockedRoot: root, owner) else { return }
+        guard let locked = resumedIfSuspended(lockedRoot: root, owner)?.takeUnretainedValue() else {
+          return
+        }
         let (value, completed) = register(entry, onCompletion, locked)
         locked.lock.unlock()
         start(
@@ -168,7 +165,9 @@ extension ValueNode {
         root.lock.unlock()
         return
       }
-      guard let locked = resumedIfSuspended(lockedRoot: root, owner) else { return }
+      guard let locked = resumedIfSuspended(lockedRoot: root, owner)?.takeUnretainedValue() else {
+        return
+      }
       let (newer, completed) = registerAfterFirstValue(entry, onCompletion, first, locked)
       locked.lock.unlock()
       let context = ThreadContext.current
@@ -240,7 +239,9 @@ extension ValueNode {
         root.lock.unlock()
         return
       }
-      guard let locked = resumedIfSuspended(lockedRoot: root, owner) else { return }
+      guard let locked = resumedIfSuspended(lockedRoot: root, owner)?.takeUnretainedValue() else {
+        return
+      }
       handOff.value = FirstValue(value: delivered, upstream: nil, changeCount: changeCount)
       locked.lock.unlock()
     }
@@ -299,18 +300,18 @@ extension ValueNode {
     return (!same && first.changeCount != changeCount ? delivered : nil, false)
   }
 
-  /// `root`, locked, if the node is not suspended; otherwise `resumeForSubscriber`'s result.
+  /// `root`, locked, if the node is not suspended; otherwise `resumeForSubscriber`'s result:
+  /// unretained either way (see `resumeForSubscriber`).
   ///
   /// - Parameter beforeReturning: Whether `subscribe` is still to return, registering
   ///   synchronously: a token's subscription cannot have ended then, and is not checked.
   @inlinable @inline(__always)
   func resumedIfSuspended(
     lockedRoot root: Domain, _ owner: SubscriptionOwner, beforeReturning: Bool = false
-  ) -> Domain? {
-    guard _slowPath(isSuspended) else { return root }
+  ) -> Unmanaged<Domain>? {
+    guard _slowPath(isSuspended) else { return Unmanaged.passUnretained(root) }
     return resumeForSubscriber(
-      lockedRoot: root, owner, mayHaveEnded: !beforeReturning || owner.mayEndBeforeReturning
-    )?.takeUnretainedValue()
+      lockedRoot: root, owner, mayHaveEnded: !beforeReturning || owner.mayEndBeforeReturning)
   }
 
   /// Attaches the node, suspended while nothing observed it, for a subscriber that comes to

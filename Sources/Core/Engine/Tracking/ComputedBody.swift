@@ -245,14 +245,9 @@ extension ThreadContext {
     let inputs = node.lockedInputs()
     inputs.withUnsafeBufferPointer { expected in
       let tracker = beginRun(
-        mode: .latest,
-        elements: UnsafeRawPointer(expected.baseAddress)?.assumingMemoryBound(
-          to: Unmanaged<AnyNode>.self),
-        count: expected.count, deliveredNode: node)
-      if tracker.hasOwner {
-        tracker.owner = nil
-        tracker.hasOwner = false
-      }
+        mode: .latest, elements: expected.unmanagedElements, count: expected.count,
+        deliveredNode: node)
+      tracker.setOwner(nil)
       body()
       endRun(tracker)
       // Not relinked, so a write to a new input would not make the cached value stale.

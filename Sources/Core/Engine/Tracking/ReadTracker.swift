@@ -123,6 +123,15 @@ package final class ReadTracker {
     return held
   }
 
+  /// Sets `owner` for a run, touching the weak reference only when it changes from or to a
+  /// value (clearing one already `nil` costs a call).
+  @inline(__always)
+  func setOwner(_ owner: AnyObject?) {
+    guard owner != nil || hasOwner else { return }
+    self.owner = owner
+    hasOwner = owner != nil
+  }
+
   /// Releases the keep-alive handles the run holds (see `held`), once its owner is linked to
   /// them, keeping the array's storage for the next run: emptied an element at a time, which
   /// for the one or two a relink holds costs less than `removeAll(keepingCapacity:)`.
@@ -133,10 +142,7 @@ package final class ReadTracker {
   /// Lets go of the nodes the run referred to, so that a pooled tracker keeps none alive and
   /// the next run finds it clean.
   func clear() {
-    if !held.isEmpty {
-      for node in held { node.releaseHandle() }
-      held.removeAllKeepingStorage()
-    }
+    if !held.isEmpty { releaseHeld() }
     expectedElements = nil
     expectedCount = 0
     if !expectedStorage.isEmpty { expectedStorage = [] }
@@ -393,13 +399,10 @@ extension ThreadContext {
       tracker.expectedStorage = expected
       tracker.expectedCount = count
       tracker.expectedElements = tracker.expectedStorage.withUnsafeBufferPointer {
-        UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: Unmanaged<AnyNode>.self)
+        $0.unmanagedElements
       }
     }
-    if owner != nil || tracker.hasOwner {
-      tracker.owner = owner
-      tracker.hasOwner = owner != nil
-    }
+    tracker.setOwner(owner)
     body()
     endRun(tracker)
     finish(tracker)
