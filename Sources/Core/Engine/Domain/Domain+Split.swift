@@ -69,6 +69,7 @@ extension Domain {
     let first = start ?? inputs.first.unsafelyUnwrapped.home
     guard inputs.contains(where: { $0.home !== first }) else { return first }
     let walk = ThreadContext.current.takeUniqueIdentity()
+    if let top = joinRoots(from: start, inputs, walk: walk) { return top }
     while true {
       let splits = SplitCount.load()
       // The roots, the first domain's first.
@@ -91,7 +92,7 @@ extension Domain {
       #endif
       let firstRoot = roots[0]
       if roots.count > 1 { roots.sort { ObjectIdentifier($0) < ObjectIdentifier($1) } }
-      guard lockRoots(roots) else { continue }
+      guard roots.withUnmanagedElements({ lockRoots($0) }) else { continue }
       // Unless no split happened since the roots were looked up, check each domain still
       // reaches one of them, and each of them is still reached: a domain cut off and merged
       // into another of the roots meanwhile leaves its old root with none of the span, and
@@ -114,27 +115,94 @@ extension Domain {
           continue
         }
       }
-      // The largest tree survives (union by size); on a tie, the first domain's. Domains of
-      // their own (trees of one) are joined under a new, empty domain instead, a junction: so
-      // the domain of a source never has others forwarding to it, and a node that joins two
-      // sources never ties them to a third's domain merely because that one was the root.
-      var survivor = firstRoot
-      for root in roots where root.mergedCount > survivor.mergedCount { survivor = root }
-      let junction = roots.count > 1 && survivor.mergedCount == 0 ? Domain.make() : nil
-      if let junction {
-        // No other thread can know it yet: taking its lock while holding others is safe.
-        junction.lock.lock()
-        survivor = junction
+      return roots.withUnmanagedElements {
+        merge(lockedRoots: $0, first: firstRoot, from: start, inputs, walk: walk)
       }
-      for root in roots where root !== survivor { survivor.absorb(root) }
-      let top = survivor.countSpan(from: start, inputs, by: 1, walk: walk)
-      for root in roots { root.lock.unlock() }
-      junction?.lock.unlock()
-      #if DEBUG
-        Engine.checkDomainInvariants(top)
-      #endif
-      return top
     }
+  }
+
+  /// `join(from:_:)` where every domain involved is a root and there are at most four (a
+  /// computed property over a few sources of their own, or over another's junction): they
+  /// are locked as they are, in address order, with no lookup first, and borrowed from a list
+  /// on the stack (the inputs keep their homes alive, the caller `start`). `nil`, with nothing
+  /// held or changed, when there are more or one of them forwards: the caller looks up their
+  /// roots then.
+  private static func joinRoots<Inputs: Collection<AnyNode>>(
+    from start: Domain?, _ inputs: Inputs, walk: UInt64
+  ) -> Domain? {
+    let capacity = 4
+    return withUnsafeTemporaryAllocation(of: Unmanaged<Domain>.self, capacity: capacity) {
+      domains -> Domain? in
+      var count = 0
+      var fits = true
+      forEachDomain(from: start, inputs) { domain in
+        let word = Unmanaged.passUnretained(domain)
+        guard fits, !domains[..<count].contains(where: { $0.toOpaque() == word.toOpaque() })
+        else { return }
+        guard count < capacity else {
+          fits = false
+          return
+        }
+        domains[count] = word
+        count += 1
+      }
+      guard fits else { return nil }
+      let first = domains[0]
+      // By address, as every thread locks them (an insertion sort: at most four).
+      for index in 1..<count {
+        let word = domains[index]
+        var slot = index
+        while slot > 0 && domains[slot - 1].toOpaque() > word.toOpaque() {
+          domains[slot] = domains[slot - 1]
+          slot -= 1
+        }
+        domains[slot] = word
+      }
+      let roots = UnsafeBufferPointer(rebasing: domains[..<count])
+      guard lockRoots(roots) else { return nil }
+      return merge(
+        lockedRoots: roots, first: first.takeUnretainedValue(), from: start, inputs, walk: walk)
+    }
+  }
+
+  /// The end of a join: merges `roots`, every root of the span, each locked and each distinct
+  /// (by address), `first` the first domain's, into one tree, counts the span, unlocks them
+  /// and returns the span's top. The caller keeps the roots alive.
+  private static func merge<Inputs: Collection<AnyNode>>(
+    lockedRoots roots: UnsafeBufferPointer<Unmanaged<Domain>>, first: Domain, from start: Domain?,
+    _ inputs: Inputs, walk: UInt64
+  ) -> Domain {
+    // The largest tree survives (union by size); on a tie, the first domain's. Domains of
+    // their own (trees of one) are joined under a new, empty domain instead, a junction: so
+    // the domain of a source never has others forwarding to it, and a node that joins two
+    // sources never ties them to a third's domain merely because that one was the root.
+    var survivor = Unmanaged.passUnretained(first)
+    for root in roots
+    where root._withUnsafeGuaranteedRef({ $0.mergedCount })
+      > survivor._withUnsafeGuaranteedRef({ $0.mergedCount })
+    {
+      survivor = root
+    }
+    let junction =
+      roots.count > 1 && survivor._withUnsafeGuaranteedRef({ $0.mergedCount }) == 0
+      ? Domain.make() : nil
+    if let junction {
+      // No other thread can know it yet: taking its lock while holding others is safe.
+      junction.lock.lock()
+      survivor = Unmanaged.passUnretained(junction)
+    }
+    let top = survivor._withUnsafeGuaranteedRef { survivor in
+      for root in roots where root.toOpaque() != Unmanaged.passUnretained(survivor).toOpaque() {
+        survivor.absorb(root.takeUnretainedValue())
+      }
+      return survivor.countSpan(from: start, inputs, by: 1, walk: walk)
+    }
+    for root in roots { root._withUnsafeGuaranteedRef { $0.lock.unlock() } }
+    junction?.lock.unlock()
+    #if DEBUG
+      Engine.checkDomainInvariants(top)
+    #endif
+    return top
   }
 
   /// Calls `body` with `start` (if any), then the home of each of `inputs`: the domains of a
@@ -150,11 +218,16 @@ extension Domain {
   /// Locks `roots`, in the order given (by address), checking each is still a root before the
   /// next is taken: a thread holding a domain that is not a root never waits. Returns `false`,
   /// with nothing held, if one was merged meanwhile.
-  private static func lockRoots(_ roots: [Domain]) -> Bool {
-    for (index, root) in roots.enumerated() {
-      root.lock.lock()
-      if root.isForwarded {
-        for held in roots[...index].reversed() { held.lock.unlock() }
+  private static func lockRoots(_ roots: UnsafeBufferPointer<Unmanaged<Domain>>) -> Bool {
+    for index in roots.indices {
+      let isRoot = roots[index]._withUnsafeGuaranteedRef { root in
+        root.lock.lock()
+        return !root.isForwarded
+      }
+      if !isRoot {
+        for held in roots[...index].reversed() {
+          held._withUnsafeGuaranteedRef { $0.lock.unlock() }
+        }
         return false
       }
     }
@@ -172,11 +245,62 @@ extension Domain {
   static func releaseSpan<Inputs: Collection<AnyNode>>(from start: Domain, _ inputs: Inputs) {
     let walk = ThreadContext.current.takeUniqueIdentity()
     let root = start.lockRoot()
+    if root === start && root.releaseSpanOneLevel(inputs, walk: walk) {
+      root.lock.unlock()
+      return
+    }
     let hadCandidates = !root.splitCandidates.isEmpty
     _ = root.countSpan(from: start, inputs, by: -1, walk: walk)
     let cut = root.splitIfQuiet(hadCandidates: hadCandidates)
     root.lock.unlock()
     withExtendedLifetime(cut) {}  // the domains cut off are let go outside the lock
+  }
+
+  /// `releaseSpan(from:_:)` where the span is one level deep and the root quiet, the common
+  /// case of a node over a few sources of their own (a view model's computed properties): the
+  /// node is homed at this root (its lock held), and each input's home is the root or merged
+  /// straight into it. Each edge is let go and, at zero, cut at once, with no candidate listed,
+  /// sorted or released later: what a cut lets go is this root's reference, and the caller's
+  /// node holds the root. Returns `false`, having changed nothing, when the case is another.
+  private func releaseSpanOneLevel<Inputs: Collection<AnyNode>>(
+    _ inputs: Inputs, walk: UInt64
+  ) -> Bool {
+    assertLockedRoot()
+    guard splitCandidates.isEmpty && role.isFree && unsettled == 0 else { return false }
+    let root = Unmanaged.passUnretained(self)
+    for input in inputs {
+      let home = Unmanaged.passUnretained(input.home)
+      guard
+        home.toOpaque() == root.toOpaque()
+          || home._withUnsafeGuaranteedRef({ $0.forwardUnretained?.toOpaque() }) == root.toOpaque()
+      else { return false }
+    }
+    var didCut = false
+    for input in inputs {
+      Unmanaged.passUnretained(input.home)._withUnsafeGuaranteedRef { edge in
+        guard edge !== self && edge.spanMark != walk else { return }
+        edge.spanMark = walk
+        edge.joinCount -= 1
+        #if DEBUG
+          Engine.check(edge.joinCount >= 0, "an edge let go by more links than crossed it")
+        #endif
+        guard edge.joinCount == 0 else { return }
+        _ = cutOff(edge)
+        didCut = true
+      }
+    }
+    #if DEBUG
+      recordSpan(of: inputs.map(\.home), counted: false)
+    #endif
+    if didCut {
+      SplitCount.increment()
+      #if DEBUG
+        if Engine.checksInvariants && mergedCount < Self.checkedTreeSize {
+          checkJoinCounts(quiet: true)
+        }
+      #endif
+    }
+    return true
   }
 
   /// Adds `delta` to the count of every edge of the span of `start` and `inputs`' homes (see
@@ -270,6 +394,22 @@ extension Domain {
   var forwardUnretained: Unmanaged<Domain>? {
     guard let forward else { return nil }
     return Unmanaged.passUnretained(forward)
+  }
+}
+
+extension [Domain] {
+  /// Calls `body` with the domains as words, `Unmanaged`: borrowed, with no reference
+  /// counting, while the array keeps them alive and unchanged.
+  @inline(__always)
+  fileprivate func withUnmanagedElements<Result>(
+    _ body: (UnsafeBufferPointer<Unmanaged<Domain>>) -> Result
+  ) -> Result {
+    withUnsafeBufferPointer { domains in
+      body(
+        UnsafeBufferPointer(
+          start: UnsafeRawPointer(domains.baseAddress)?.assumingMemoryBound(
+            to: Unmanaged<Domain>.self), count: domains.count))
+    }
   }
 }
 
@@ -393,46 +533,7 @@ extension Domain {
     }
     if cuts.count > 1 { cuts.sort { $0.depth > $1.depth } }
     released.reserveCapacity(released.count + cuts.count)
-    for (cut, _) in cuts {
-      let size = cut.mergedCount + 1
-      var above = Unmanaged.passUnretained(cut).parent
-      while true {
-        above._withUnsafeGuaranteedRef { $0.mergedCount -= size }
-        guard let next = above._withUnsafeGuaranteedRef({ $0.forwardUnretained }) else { break }
-        above = next
-      }
-      // Nodes catching up go with their side (a quiet root has none: every write is delivered,
-      // and the commit that delivered the last dropped them).
-      var moved: [AnyNode] = []
-      if !catchingUpNodes.isEmpty {
-        catchingUpNodes.removeAll { node in
-          guard cut.isAncestor(ofOrSame: node.home) else { return false }
-          moved.append(node)
-          return true
-        }
-      }
-      cut.lock.lock()
-      released.append(cut.forward.unsafelyUnwrapped)
-      #if DEBUG
-        cut.forward.unsafelyUnwrapped.debugChildren[ObjectIdentifier(cut)] = nil
-      #endif
-      cut.forward = nil
-      #if DEBUG
-        // A stamp never goes back for the nodes of either side (see `isPulledValueCurrent`).
-        Engine.check(cut.writeCount <= writeCount, "a domain split off would count back")
-      #endif
-      cut.writeCount = writeCount
-      cut.catchingUpNodes = moved
-      #if DEBUG
-        Engine.check(
-          cut.role.state == .free && cut.role.violation == nil,
-          "a domain that forwarded had a role, waiting threads or a closing flag")
-        if Engine.checksInvariants && cut.mergedCount < Self.checkedTreeSize {
-          cut.checkJoinCounts(quiet: true)
-        }
-      #endif
-      cut.lock.unlock()
-    }
+    for (cut, _) in cuts { released.append(cutOff(cut)) }
     if !cuts.isEmpty { SplitCount.increment() }
     #if DEBUG
       if Engine.checksInvariants && mergedCount < Self.checkedTreeSize {
@@ -440,6 +541,54 @@ extension Domain {
       }
     #endif
     return released
+  }
+
+  /// Cuts `cut`, a domain of this root's tree whose edge no span crosses, off the tree (this
+  /// root quiet, its lock held; see `splitZeroEdges`): the sizes on its path shrink by its
+  /// subtree's, the nodes catching up below it go with it, and it starts from this root's write
+  /// count. Returns the domain it forwarded to, whose reference it held, for the caller to let
+  /// go (once unlocked, unless the caller holds it too). The caller counts the split
+  /// (`SplitCount.increment()`).
+  private func cutOff(_ cut: Domain) -> Domain {
+    let size = cut.mergedCount + 1
+    var above = Unmanaged.passUnretained(cut).parent
+    while true {
+      above._withUnsafeGuaranteedRef { $0.mergedCount -= size }
+      guard let next = above._withUnsafeGuaranteedRef({ $0.forwardUnretained }) else { break }
+      above = next
+    }
+    // Nodes catching up go with their side (a quiet root has none: every write is delivered,
+    // and the commit that delivered the last dropped them).
+    var moved: [AnyNode] = []
+    if !catchingUpNodes.isEmpty {
+      catchingUpNodes.removeAll { node in
+        guard cut.isAncestor(ofOrSame: node.home) else { return false }
+        moved.append(node)
+        return true
+      }
+    }
+    cut.lock.lock()
+    let parent = cut.forward.unsafelyUnwrapped
+    #if DEBUG
+      parent.debugChildren[ObjectIdentifier(cut)] = nil
+    #endif
+    cut.forward = nil
+    #if DEBUG
+      // A stamp never goes back for the nodes of either side (see `isPulledValueCurrent`).
+      Engine.check(cut.writeCount <= writeCount, "a domain split off would count back")
+    #endif
+    cut.writeCount = writeCount
+    if !moved.isEmpty || !cut.catchingUpNodes.isEmpty { cut.catchingUpNodes = moved }
+    #if DEBUG
+      Engine.check(
+        cut.role.state == .free && cut.role.violation == nil,
+        "a domain that forwarded had a role, waiting threads or a closing flag")
+      if Engine.checksInvariants && cut.mergedCount < Self.checkedTreeSize {
+        cut.checkJoinCounts(quiet: true)
+      }
+    #endif
+    cut.lock.unlock()
+    return parent
   }
 
   /// Whether `domain` is this domain or forwards to it; both of the tree whose root's lock the
