@@ -212,6 +212,34 @@ struct TracingTests {
     token.cancel()
   }
 
+  @Test("relays and computed properties made in turn at many sites are each called by their own")
+  func manySitesMadeInTurn() {
+    // More sites than a thread's cache of origins has pairs of slots, made in turn three
+    // times, two kinds per line: any two that shared an entry would name each other's site.
+    let lines = Array(100..<180)
+    var relays: [BehaviorRelay<Int>] = []
+    var computed: [Property<Int>] = []
+    for _ in 0..<3 {
+      relays = []
+      computed = []
+      for line in lines {
+        let relay = BehaviorRelay(0, file: "Sites.swift", line: UInt(line))
+        relays.append(relay)
+        computed.append(Property(file: "Sites.swift", line: UInt(line)) { relay.value })
+      }
+    }
+    var named: [String] = []
+    var computedNamed: [String] = []
+    for (relay, property) in zip(relays, computed) {
+      named += Tracer.record(.property(relay)) { relay.accept(1) }.map(\.subject)
+      let token = property.subscribe { _ in }
+      computedNamed += Tracer.record(.property(property)) { relay.accept(2) }.map(\.subject)
+      token.cancel()
+    }
+    #expect(named == lines.map { "BehaviorRelay(Sites.swift:\($0))" })
+    #expect(computedNamed == lines.map { "computed(Sites.swift:\($0))" })
+  }
+
   @Test("while no tracer records, nothing is recorded, and everything works as usual")
   func tracingOffRecordsNothing() {
     let count = BehaviorRelay(0)
