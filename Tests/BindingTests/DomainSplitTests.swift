@@ -117,6 +117,47 @@ struct DomainSplitTests {
     _ = token
   }
 
+  @Test(
+    "Joins of many sources, of merged ones, and a release inside a delivery split as one of two")
+  func joinsTheStackListDoesNotHoldSplitToo() {
+    // Six sources of their own: more than a join borrows from its list on the stack.
+    let relays = (0..<6).map { BehaviorRelay($0) }
+    var wide: Property<Int>? = Property { relays.reduce(0) { $0 + $1.value } }
+    let wideSeen = Recorder<Int>()
+    var wideToken = wide?.subscribe(wideSeen.sink)
+    #expect(Self.joined(relays[0].asProperty(), relays[5].asProperty()))
+    relays[5].accept(10)
+    #expect(wideSeen.values == [15, 20])
+    // Over one of them, merged already, and a source of its own: the join looks up roots.
+    let other = BehaviorRelay(100)
+    var across: Property<Int>? = Property { relays[2].value + other.value }
+    let acrossToken = across?.subscribe { _ in }
+    #expect(Self.joined(other.asProperty(), relays[0].asProperty()))
+    Engine.checkJoinCounts(around: other.asProperty().node)
+    wideToken?.cancel()
+    wideToken = nil
+    wide = nil
+    // `across` still joins relays[2] and `other`; the rest are on their own again.
+    #expect(Self.joined(other.asProperty(), relays[2].asProperty()))
+    #expect(!Self.joined(relays[0].asProperty(), relays[5].asProperty()))
+    #expect(!Self.joined(relays[0].asProperty(), other.asProperty()))
+    Engine.checkJoinCounts(around: other.asProperty().node)
+    // Released from a sink of one of its own sources: the root is not quiet then, so the
+    // split waits for the delivery's end.
+    let holder = Holder(acrossToken)
+    let trigger = other.subscribe { value in
+      guard value == 101 else { return }
+      holder.token?.cancel()
+      holder.token = nil
+    }
+    across = nil
+    other.accept(101)
+    #expect(!Self.joined(other.asProperty(), relays[2].asProperty()))
+    Engine.checkJoinCounts(around: other.asProperty().node)
+    Engine.checkJoinCounts(around: relays[2].asProperty().node)
+    trigger.cancel()
+  }
+
   @Test("A flatMapLatest that switches away from an inner property lets its domain go")
   func aSwitchAwaySplits() {
     let useSecond = BehaviorRelay(false)
@@ -223,4 +264,11 @@ struct DomainSplitTests {
       _ = (ac, ac2)
     }
   #endif
+}
+
+/// A token a sink lets go of. Safe as `@unchecked Sendable`: the test touches it on its own
+/// thread only (deliveries run on the writing thread).
+private final class Holder: @unchecked Sendable {
+  var token: SubscriptionToken?
+  init(_ token: SubscriptionToken?) { self.token = token }
 }
