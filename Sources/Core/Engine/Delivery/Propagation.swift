@@ -238,6 +238,22 @@ extension Engine {
       }
       let outerDepth = context.role.eventDepth
       switch root.queue.popFirst()! {
+      case .detach(let node):
+        // Under the lock already held when the node's home is the root itself (the common
+        // case): `detach(_:)` would take it again. (A node whose domain was merged or split
+        // off since it was queued finds its root there.)
+        guard node.home === root else {
+          root.lock.unlock()
+          detach(node)
+          break
+        }
+        var work: [AnyNode] = []
+        let detached = detachLocked(node, root, leavingUnused: &work)
+        root.lock.unlock()
+        #if DEBUG
+          if detached { checkDetached(node) }
+        #endif
+        detachUnused(&work)
       case .task(let task, let depth):
         root.lock.unlock()
         context.role.eventDepth = depth
@@ -327,8 +343,8 @@ extension Engine {
   /// Detaches `node` (`detach(_:)`) as the drainer of its domain once no event of it is being
   /// delivered: at once if the role is free (taking it), otherwise queued, even behind this
   /// thread's own delivery, so no node leaves the graph in the middle of an event. It never
-  /// waits: it runs when values are released, wherever that happens. (At once, nothing is
-  /// allocated: the queued task's closure is made only when it must be queued.)
+  /// waits: it runs when values are released, wherever that happens. Nothing is allocated
+  /// either way (queued, it is a `QueuedChange.detach`, not a task's closure).
   ///
   /// Queued, it goes ahead of the queue: the node has no sink, no handle and nothing derived
   /// from it, so when it leaves is seen by nobody, while every change delivered before it
@@ -340,9 +356,9 @@ extension Engine {
       node.withRootLocked { root in
         guard root.role.isFree else {
           if node.awaitsAttachment {
-            root.queue.append(.task({ detach(node) }, depth: 0))
+            root.queue.append(.detach(node))
           } else {
-            root.queue.prepend(.task({ detach(node) }, depth: 0))
+            root.queue.prepend(.detach(node))
           }
           root.lock.unlock()
           return
