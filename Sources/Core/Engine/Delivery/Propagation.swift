@@ -63,7 +63,10 @@ extension Engine {
     }
     context.sessions.activeReference = outerSession
     // An event of derived nodes only (`deliverRecomputation`) may change nothing.
-    guard _fastPath(session.changedCount > 0) else { return }
+    guard _fastPath(session.changedCount > 0) else {
+      detachReleasedIfAny(by: session, context)
+      return
+    }
     let changed = UnsafeBufferPointer(start: session.changed, count: session.changedCount)
     // Taken before the commit: a source's `writes.staged` names the writes it delivers.
     let causes = traced ? Tracing.causes(ofChanged: changed) : nil
@@ -129,6 +132,49 @@ extension Engine {
     #endif
     // An event node that found several events in this one (see `Engine+FollowUps.swift`).
     if _slowPath(!session.followUps.isEmpty) { deliverFollowUps(session, context) }
+    detachReleasedIfAny(by: session, context)
+  }
+
+  /// `detachReleased(by:_:)` if the event's relinks let inputs go, once its follow-ups are
+  /// delivered too (a follow-up's propagation, which ends first, leaves them).
+  @inline(__always)
+  static func detachReleasedIfAny(by session: DrainSession, _ context: ThreadContext) {
+    if _slowPath(!session.released.isEmpty) && !session.isDeliveringFollowUps {
+      detachReleased(by: session, context)
+    }
+  }
+
+  /// Detaches the inputs that the relinks of the event just delivered let go, the event being
+  /// the thread's outermost delivery (`session`, the primary): what `detachAfterDelivery(_:)`
+  /// queued ahead of the queue, done where the drainer would have taken it, as it delivers
+  /// nothing in between, with no queue entry and no drain to deliver it. A node whose
+  /// attachment is still queued, or of a domain another thread drains too (merged in the
+  /// event), goes through `detachAfterDelivery(_:)` as before.
+  @inline(never)
+  static func detachReleased(by session: DrainSession, _ context: ThreadContext) {
+    // Borrowed from the list, which keeps them alive and which nothing here changes (a relink
+    // appends to it, in a propagation's recomputations).
+    session.released.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices {
+        buffer.unmanagedElements.unsafelyUnwrapped[index]._withUnsafeGuaranteedRef { node in
+          var work: [AnyNode] = []
+          let detached = node.withRootLocked { root in
+            guard !node.awaitsAttachment, root.isDrained(onlyBy: context) else {
+              root.lock.unlock()
+              detachAfterDelivery(node)
+              return false
+            }
+            defer { root.lock.unlock() }
+            return detachLocked(node, root, leavingUnused: &work)
+          }
+          #if DEBUG
+            if detached { checkDetached(node) }
+          #endif
+          if !work.isEmpty { detachUnused(&work) }
+        }
+      }
+    }
+    session.released.removeAllKeepingStorage()
   }
 
   /// Recomputes `next`, a node popped from the work list, and queues what is computed from it
