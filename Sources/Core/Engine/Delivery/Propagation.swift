@@ -397,6 +397,10 @@ extension Engine {
   /// recomputes it. (Behind the queue, under writers that keep a domain busy, the inner
   /// properties a `flatMapLatest` made and dropped piled up to a thousand, each recomputed by
   /// every write.) A node whose attachment is still queued is detached behind it.
+  ///
+  /// The inputs a relink lets go inside the thread's outermost delivery (a computed
+  /// property's branch that flipped) skip the queue: its session keeps them until the event
+  /// ends (`detachReleased(by:_:)`), the same place, with no drain to deliver them.
   static func detachAfterDelivery(_ node: AnyNode) {
     ThreadContext.withCurrent { context in
       node.withRootLocked { root in
