@@ -4,7 +4,7 @@
 ///
 /// Nodes are held unretained: every node reached by an event is kept alive by the graph (its
 /// inputs' `downstream` lists) or, for sources, by `sources`, and no node leaves the graph while
-/// an event is delivered (detaching is queued behind it), so reference counting here would only
+/// an event is delivered (detaching waits for its end), so reference counting here would only
 /// add cost.
 ///
 /// The work list and the changed list live in buffers the session owns and only grows, so the
@@ -33,6 +33,10 @@ final class DrainSession {
   /// (see `Engine+FollowUps.swift`), and whether they are being delivered.
   @exclusivity(unchecked) var followUps: ContiguousArray<AnyNode> = []
   @exclusivity(unchecked) var isDeliveringFollowUps = false
+  /// Inputs the event's relinks let go, detached once it and its follow-ups are delivered
+  /// (see `Engine.detachReleased(by:_:)`). Only the thread's primary session, its outermost
+  /// delivery, keeps them: a nested delivery's end is the middle of the one around it.
+  @exclusivity(unchecked) var released: ContiguousArray<AnyNode> = []
 
   init() {
     changed = .allocate(capacity: changedCapacity)

@@ -63,7 +63,10 @@ extension Engine {
     }
     context.sessions.activeReference = outerSession
     // An event of derived nodes only (`deliverRecomputation`) may change nothing.
-    guard _fastPath(session.changedCount > 0) else { return }
+    guard _fastPath(session.changedCount > 0) else {
+      detachReleasedIfAny(by: session, context)
+      return
+    }
     let changed = UnsafeBufferPointer(start: session.changed, count: session.changedCount)
     // Taken before the commit: a source's `writes.staged` names the writes it delivers.
     let causes = traced ? Tracing.causes(ofChanged: changed) : nil
@@ -129,6 +132,49 @@ extension Engine {
     #endif
     // An event node that found several events in this one (see `Engine+FollowUps.swift`).
     if _slowPath(!session.followUps.isEmpty) { deliverFollowUps(session, context) }
+    detachReleasedIfAny(by: session, context)
+  }
+
+  /// `detachReleased(by:_:)` if the event's relinks let inputs go, once its follow-ups are
+  /// delivered too (a follow-up's propagation, which ends first, leaves them).
+  @inline(__always)
+  static func detachReleasedIfAny(by session: DrainSession, _ context: ThreadContext) {
+    if _slowPath(!session.released.isEmpty) && !session.isDeliveringFollowUps {
+      detachReleased(by: session, context)
+    }
+  }
+
+  /// Detaches the inputs that the relinks of the event just delivered let go, the event being
+  /// the thread's outermost delivery (`session`, the primary): what `detachAfterDelivery(_:)`
+  /// queued ahead of the queue, done where the drainer would have taken it, as it delivers
+  /// nothing in between, with no queue entry and no drain to deliver it. A node whose
+  /// attachment is still queued, or of a domain another thread drains too (merged in the
+  /// event), goes through `detachAfterDelivery(_:)` as before.
+  @inline(never)
+  static func detachReleased(by session: DrainSession, _ context: ThreadContext) {
+    // Borrowed from the list, which keeps them alive and which nothing here changes (a relink
+    // appends to it, in a propagation's recomputations).
+    session.released.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices {
+        buffer.unmanagedElements.unsafelyUnwrapped[index]._withUnsafeGuaranteedRef { node in
+          var work: [AnyNode] = []
+          let detached = node.withRootLocked { root in
+            guard !node.awaitsAttachment, root.isDrained(onlyBy: context) else {
+              root.lock.unlock()
+              detachAfterDelivery(node)
+              return false
+            }
+            defer { root.lock.unlock() }
+            return detachLocked(node, root, leavingUnused: &work)
+          }
+          #if DEBUG
+            if detached { checkDetached(node) }
+          #endif
+          if !work.isEmpty { detachUnused(&work) }
+        }
+      }
+    }
+    session.released.removeAllKeepingStorage()
   }
 
   /// Recomputes `next`, a node popped from the work list, and queues what is computed from it
@@ -238,6 +284,22 @@ extension Engine {
       }
       let outerDepth = context.role.eventDepth
       switch root.queue.popFirst()! {
+      case .detach(let node):
+        // Under the lock already held when the node's home is the root itself (the common
+        // case): `detach(_:)` would take it again. (A node whose domain was merged or split
+        // off since it was queued finds its root there.)
+        guard node.home === root else {
+          root.lock.unlock()
+          detach(node)
+          break
+        }
+        var work: [AnyNode] = []
+        let detached = detachLocked(node, root, leavingUnused: &work)
+        root.lock.unlock()
+        #if DEBUG
+          if detached { checkDetached(node) }
+        #endif
+        detachUnused(&work)
       case .task(let task, let depth):
         root.lock.unlock()
         context.role.eventDepth = depth
@@ -327,22 +389,26 @@ extension Engine {
   /// Detaches `node` (`detach(_:)`) as the drainer of its domain once no event of it is being
   /// delivered: at once if the role is free (taking it), otherwise queued, even behind this
   /// thread's own delivery, so no node leaves the graph in the middle of an event. It never
-  /// waits: it runs when values are released, wherever that happens. (At once, nothing is
-  /// allocated: the queued task's closure is made only when it must be queued.)
+  /// waits: it runs when values are released, wherever that happens. Nothing is allocated
+  /// either way (queued, it is a `QueuedChange.detach`, not a task's closure).
   ///
   /// Queued, it goes ahead of the queue: the node has no sink, no handle and nothing derived
   /// from it, so when it leaves is seen by nobody, while every change delivered before it
   /// recomputes it. (Behind the queue, under writers that keep a domain busy, the inner
   /// properties a `flatMapLatest` made and dropped piled up to a thousand, each recomputed by
   /// every write.) A node whose attachment is still queued is detached behind it.
+  ///
+  /// The inputs a relink lets go inside the thread's outermost delivery (a computed
+  /// property's branch that flipped) skip the queue: its session keeps them until the event
+  /// ends (`detachReleased(by:_:)`), the same place, with no drain to deliver them.
   static func detachAfterDelivery(_ node: AnyNode) {
     ThreadContext.withCurrent { context in
       node.withRootLocked { root in
         guard root.role.isFree else {
           if node.awaitsAttachment {
-            root.queue.append(.task({ detach(node) }, depth: 0))
+            root.queue.append(.detach(node))
           } else {
-            root.queue.prepend(.task({ detach(node) }, depth: 0))
+            root.queue.prepend(.detach(node))
           }
           root.lock.unlock()
           return

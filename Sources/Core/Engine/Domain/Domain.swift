@@ -405,7 +405,7 @@ package struct DomainFields {
 }
 
 /// A change queued in a domain for its drainer (not a `Signal` event): a write waiting to be
-/// delivered, or a task that must run in delivery order.
+/// delivered, a node to detach, or a task that must run in delivery order.
 @usableFromInline
 enum QueuedChange {
   /// A write whose value waits in the source's pending queue; `closesEvent` marks the last
@@ -413,6 +413,11 @@ enum QueuedChange {
   /// `depth` is the change's place in a cascade of sink-made writes (0: made outside any
   /// delivery).
   case write(AnyNode, closesEvent: Bool, depth: Int32)
+  /// A node to detach (`Engine.detach(_:)`) between events (see
+  /// `Engine.detachAfterDelivery(_:)`): a case of its own, not a `task`, because a computed
+  /// property whose branch flips lets one go on every write, and the task's closure was an
+  /// allocation each time.
+  case detach(AnyNode)
   /// A topology change, subscription or completion that must happen in delivery order.
   case task(@Sendable () -> Void, depth: Int32)
 }

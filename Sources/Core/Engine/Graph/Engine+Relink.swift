@@ -189,8 +189,18 @@ extension Engine {
       if inputChangesLater { session.push(node) }
     }
     if let releasedFirst {
-      detachAfterDelivery(releasedFirst)
-      for input in released { detachAfterDelivery(input) }
+      // Inside the thread's outermost delivery (a branch that flipped as its event was
+      // delivered), kept by its session until the event's end (`detachReleased(by:_:)`):
+      // nothing queued, nor a drain to deliver it.
+      if context.sessions.activeReference?.toOpaque()
+        == Unmanaged.passUnretained(context.primarySession).toOpaque()
+      {
+        context.primarySession.released.append(releasedFirst)
+        for input in released { context.primarySession.released.append(input) }
+      } else {
+        detachAfterDelivery(releasedFirst)
+        for input in released { detachAfterDelivery(input) }
+      }
     }
     #if DEBUG
       checkLocalInvariants(of: node)

@@ -191,7 +191,7 @@ extension ThreadContext {
     // neither cached for it nor taken as settled.
     _ = withOwnCacheability(propagating: false) {
       withTracker(mode: .latest, expected: [], body) { tracker in
-        inputs = tracker.recorded
+        inputs = tracker.sharedRecorded()
         // Merged with the node's span counted (see `Domain.join`): the node, made next, holds
         // it.
         let domain = inputs.isEmpty ? Domain.make() : Domain.join(from: nil, inputs)
@@ -217,7 +217,11 @@ extension ThreadContext {
   func relinkDelivered(_ node: AnyNode, _ tracker: ReadTracker) -> Bool {
     // A run that read a prefix of what the previous one read, in order, and stopped there.
     if tracker.inOrder { tracker.leaveOrder() }
+    // The relink stores the inputs in place when as many (a branch that flipped), and then
+    // keeps nothing of the array; otherwise the node's inputs, or the queued relink, share it.
+    let asMany = node.inputs.count == tracker.recorded.count
     let switchedNow = Engine.switchInputs(of: node, to: Array(tracker.recorded), heldBy: tracker)
+    if !switchedNow || !asMany { tracker.recordedMayBeShared = true }
     // Compute again, now that the new inputs' writes come through this domain, when one of
     // them, of another domain, was written between its read and the relink, or was read inside
     // a batch at a value its domain has not delivered (the relink attached it computed from

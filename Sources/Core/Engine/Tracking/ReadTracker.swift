@@ -29,6 +29,9 @@ package final class ReadTracker {
   @exclusivity(unchecked) @usableFromInline var inOrder = true
   /// The dependencies recorded once a read left the expected order; `expected`'s prefix first.
   @exclusivity(unchecked) package var recorded: ContiguousArray<AnyNode> = []
+  /// Whether `recorded`'s storage may be shared with an array handed out (`sharedRecorded()`;
+  /// a relink's inputs), which `clear()` then replaces rather than empties in place.
+  @exclusivity(unchecked) var recordedMayBeShared = false
   /// The places in `recorded` by identity, once it is long enough for a linear search to cost
   /// more.
   @exclusivity(unchecked) var recordedIndex: [ObjectIdentifier: Int] = [:]
@@ -146,13 +149,28 @@ package final class ReadTracker {
     expectedElements = nil
     expectedCount = 0
     if !expectedStorage.isEmpty { expectedStorage = [] }
-    // Not `removeAllKeepingStorage()`: a first run's inputs share this array's storage, which
-    // a removal one element at a time would copy first.
-    if !recorded.isEmpty { recorded.removeAll(keepingCapacity: true) }
+    // Emptied in place when its storage is the tracker's alone (the common case of a
+    // delivered run whose branch flipped): `removeAll(keepingCapacity:)` would go through the
+    // generic range replacement, about two hundred instructions for two or three reads. A
+    // shared storage (a first run's inputs) is replaced: removed in place, its elements would
+    // be copied first.
+    if recordedMayBeShared {
+      recordedMayBeShared = false
+      recorded.removeAll(keepingCapacity: true)
+    } else if !recorded.isEmpty {
+      recorded.removeAllKeepingStorage()
+    }
     if !readsDelivered.isEmpty { readsDelivered.removeAllKeepingStorage() }
     if !versions.isEmpty { versions.removeAllKeepingStorage() }
     readUndelivered = false
     if !recordedIndex.isEmpty { recordedIndex.removeAll(keepingCapacity: true) }
+  }
+
+  /// `recorded`, to be kept beyond the run (a node's inputs, a watcher's dependencies): its
+  /// storage is shared from now on.
+  func sharedRecorded() -> ContiguousArray<AnyNode> {
+    recordedMayBeShared = true
+    return recorded
   }
 
   /// Whether the run needs `clear()`: it read something unexpected or stopped early, or

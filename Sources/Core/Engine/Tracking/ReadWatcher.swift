@@ -54,7 +54,7 @@ package final class ReadWatcher: @unchecked Sendable {
     } finish: { tracker in
       guard tracker.dependenciesChanged else { return }
       let missed = tracker.newDependencyChangedSinceRead()
-      watch(tracker.recorded, releasingAfterwards: tracker.takeHeld())
+      watch(tracker.sharedRecorded(), releasingAfterwards: tracker.takeHeld())
       if missed { onChange() }
     }
     return result.unsafelyUnwrapped
