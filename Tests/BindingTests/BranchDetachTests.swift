@@ -9,12 +9,19 @@ import Testing
 /// through the queue; the rules are those of `Engine.detachAfterDelivery(_:)`.
 @Suite("A branch let go by a flip: detached once the event is delivered")
 struct BranchDetachTests {
+  /// A computed property that reads `double` on odd values of `source`, `inverse` on even ones.
+  static func flipping(over source: BehaviorRelay<Int>) -> (
+    double: Property<Int>, inverse: Property<Int>, current: Property<Int>
+  ) {
+    let double = Property { source.value * 2 }
+    let inverse = Property { -source.value }
+    return (double, inverse, Property { source.value % 2 != 0 ? double.value : inverse.value })
+  }
+
   @Test("Detached before the write returns, in a batch or not, and attached again by a flip back")
   func detachedOnceTheEventIsDelivered() {
     let head = BehaviorRelay(0)
-    let double = Property { head.value * 2 }
-    let inverse = Property { -head.value }
-    let current = Property { head.value % 2 != 0 ? double.value : inverse.value }
+    let (double, inverse, current) = Self.flipping(over: head)
     let seen = Recorder<Int>()
     let token = current.subscribe(seen.sink)
     #expect(inverse.node.isAttached && !double.node.isAttached)
@@ -34,9 +41,7 @@ struct BranchDetachTests {
   func detachedAfterASinksWrite() {
     let head = BehaviorRelay(0)
     let echo = BehaviorRelay(0)
-    let double = Property { echo.value * 2 }
-    let inverse = Property { -echo.value }
-    let current = Property { echo.value % 2 != 0 ? double.value : inverse.value }
+    let (double, inverse, current) = Self.flipping(over: echo)
     let seen = Recorder<Int>()
     let token = current.subscribe(seen.sink)
     let forward = head.subscribe { echo.accept($0) }
