@@ -17,6 +17,11 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// changed otherwise.
   @exclusivity(unchecked) @usableFromInline final var compute:
     @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
+  /// A computed property's body (`ComputedBody<Value>`), which `compute` owns, unretained: the
+  /// delivery step calls it through this, borrowed, where a call of `compute`, a `var`,
+  /// copies the closure and so retains and releases its context, an atomic pair at every
+  /// delivered run. `nil` for the other operators.
+  @exclusivity(unchecked) @usableFromInline final var computedBody: Unmanaged<AnyObject>?
   /// The domain's write count, and whether it was settled, when the first value was computed.
   @usableFromInline let creationStamp: (writes: UInt64, settled: Bool)
 
@@ -120,24 +125,29 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   ///   - stamp: `home`'s write stamp taken after `initial` was computed, with `settled` false
   ///     when a write landed on an input between its read and the stamp: the attachment then
   ///     recomputes the value.
-  ///   - compute: Computes the value in either mode (see the class's description).
+  ///   - body: The computed property's body, which computes the value in either mode (see
+  ///     `ComputedBody.compute`); the node's `compute` owns it.
   @inlinable
-  package init(
+  init(
     computedFrom inputs: ContiguousArray<AnyNode>, home: Domain, initial: Value,
-    stamp: (writes: UInt64, settled: Bool),
-    compute: @escaping @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
+    stamp: (writes: UInt64, settled: Bool), body: ComputedBody<Value>
   ) {
-    self.compute = compute
+    self.compute = { [body] mode, previous in body.compute(mode, previous) }
+    self.computedBody = Unmanaged.passUnretained(body)
     self.creationStamp = stamp
     self.pullStep = Self.pullStep
     self.releaseStep = Self.releaseStep
     self.refreshStep = Self.refreshStep
-    // The step captures nothing (it calls the node's `compute`), so it needs no context.
+    // The step captures nothing, so it needs no context; it calls the body borrowed (see
+    // `computedBody`).
     super.init(
       home: home, value: initial, isSource: false, carriesEvents: false,
       steps: Self.steps(recompute: { node in
         let node = unsafeDowncast(node, to: DerivedNode<Value>.self)
-        guard let value = node.compute(.delivery, node.delivered) else {
+        let computed = node.computedBody.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+          unsafeDowncast($0, to: ComputedBody<Value>.self).compute(.delivery, node.delivered)
+        }
+        guard let value = computed else {
           // Computed again in the same event (a new input changed after the first run), it
           // gives the delivered value back: what the first run staged must not be committed.
           if node.hasStaged {
@@ -222,10 +232,12 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         Engine.listForRelease(steps.recompute, context)
         compute = { _, _ in nil }
         steps.recompute = { _ in false }
+        computedBody = nil
         return
       }
       compute = { _, _ in nil }
       steps.recompute = { _ in false }
+      computedBody = nil
       Engine.endReleasingInputs(context)
     }
   }

@@ -39,10 +39,7 @@ final class ComputedBody<Value>: ObservationTrigger, @unchecked Sendable {
     }
     let node = DerivedNode<Value>(
       computedFrom: start.inputs, home: start.home, initial: initial.unsafelyUnwrapped,
-      stamp: start.stamp
-    ) { [computedBody] mode, previous in
-      computedBody.compute(mode, previous)
-    }
+      stamp: start.stamp, body: computedBody)
     // Stored as the lookup gives it, unretained (see `AnyNode.origin`): through
     // `setOrigin(.made(…))` this generic function retained and released it.
     node.originReference = NodeOrigin.madeUnretained("computed", file: file, line: line)
