@@ -22,6 +22,16 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   /// copies the closure and so retains and releases its context, an atomic pair at every
   /// delivered run. `nil` for the other operators.
   @exclusivity(unchecked) @usableFromInline final var computedBody: Unmanaged<AnyObject>?
+  /// Runs the computation: a computed property's body borrowed (see `computedBody`), another
+  /// operator's `compute`.
+  @inlinable @inline(__always)
+  final func runCompute(_ mode: _ReadMode, _ previous: Value?) -> Value? {
+    guard let body = computedBody else { return compute(mode, previous) }
+    return body._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: ComputedBody<Value>.self).compute(mode, previous)
+    }
+  }
+
   /// The domain's write count, and whether it was settled, when the first value was computed.
   @usableFromInline let creationStamp: (writes: UInt64, settled: Bool)
 
@@ -372,7 +382,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // for the computation that read it either.
     context.computation.pulledReadsMatch = false
     let computed = context.withOwnCacheability(propagating: true) {
-      compute(.latest, previous) ?? previous
+      runCompute(.latest, previous) ?? previous
     }
     var value: Value? = computed.result
     let cacheable = computed.cacheable
@@ -441,7 +451,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   final func refreshSpecialized() {
     assertRole()
     // Events are not state to catch up with: an event node rests at its initial value.
-    let computed = carriesEvents ? nil : compute(.delivery, delivered)
+    let computed = carriesEvents ? nil : runCompute(.delivery, delivered)
     // The root borrowed (`withRootLocked`), not retained as `lockRoot()`'s result is.
     let previous: Value? = withRootLocked { root in
       isRefreshing = false  // reads may take `delivered` again
