@@ -18,9 +18,9 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline final var compute:
     @Sendable (_ mode: _ReadMode, _ previous: Value?) -> Value?
   /// A computed property's body (`ComputedBody<Value>`), which `compute` owns, unretained: the
-  /// delivery step calls it through this, borrowed, where a call of `compute`, a `var`,
-  /// copies the closure and so retains and releases its context, an atomic pair at every
-  /// delivered run. `nil` for the other operators.
+  /// delivery step, a pull and a refresh call it through this, borrowed (`runCompute`), where
+  /// a call of `compute`, a `var`, copies the closure and so retains and releases its context,
+  /// an atomic pair at every run. `nil` for the other operators.
   @exclusivity(unchecked) @usableFromInline final var computedBody: Unmanaged<AnyObject>?
   /// Runs the computation: a computed property's body borrowed (see `computedBody`), another
   /// operator's `compute`.
