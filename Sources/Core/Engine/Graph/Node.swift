@@ -334,11 +334,12 @@ extension SinkEntry {
   }
 }
 
-extension UnsafeBufferPointer where Element == AnyNode {
-  /// The nodes as words, `Unmanaged`: read through this, a node is borrowed, with no
-  /// reference counting, while whoever holds the array keeps it alive and unchanged.
+extension UnsafeBufferPointer where Element: AnyObject {
+  /// The objects (nodes, domains) as words, `Unmanaged`: read through this, an object is
+  /// borrowed, with no reference counting, while whoever holds the array keeps it alive and
+  /// unchanged.
   @inlinable
-  var unmanagedElements: UnsafePointer<Unmanaged<AnyNode>>? {
-    UnsafeRawPointer(baseAddress)?.assumingMemoryBound(to: Unmanaged<AnyNode>.self)
+  var unmanagedElements: UnsafePointer<Unmanaged<Element>>? {
+    UnsafeRawPointer(baseAddress)?.assumingMemoryBound(to: Unmanaged<Element>.self)
   }
 }
