@@ -157,20 +157,14 @@ extension Engine {
     session.released.withUnsafeBufferPointer { buffer in
       for index in buffer.indices {
         buffer.unmanagedElements.unsafelyUnwrapped[index]._withUnsafeGuaranteedRef { node in
-          var work: [AnyNode] = []
-          let detached = node.withRootLocked { root in
+          node.withRootLocked { root in
             guard !node.awaitsAttachment, root.isDrained(onlyBy: context) else {
               root.lock.unlock()
               detachAfterDelivery(node)
-              return false
+              return
             }
-            defer { root.lock.unlock() }
-            return detachLocked(node, root, leavingUnused: &work)
+            detach(node, lockedRoot: root)
           }
-          #if DEBUG
-            if detached { checkDetached(node) }
-          #endif
-          if !work.isEmpty { detachUnused(&work) }
         }
       }
     }
@@ -293,13 +287,7 @@ extension Engine {
           detach(node)
           break
         }
-        var work: [AnyNode] = []
-        let detached = detachLocked(node, root, leavingUnused: &work)
-        root.lock.unlock()
-        #if DEBUG
-          if detached { checkDetached(node) }
-        #endif
-        detachUnused(&work)
+        detach(node, lockedRoot: root)
       case .task(let task, let depth):
         root.lock.unlock()
         context.role.eventDepth = depth

@@ -75,6 +75,18 @@ extension Engine {
     detachUnused(&work)
   }
 
+  /// `detach(_:)` entered holding `root`, the node's root (whose role this thread holds):
+  /// detaches the node under that lock, lets it go, then detaches what it left unused. Role.
+  static func detach(_ node: AnyNode, lockedRoot root: Domain) {
+    var work: [AnyNode] = []
+    let detached = detachLocked(node, root, leavingUnused: &work)
+    root.lock.unlock()
+    #if DEBUG
+      if detached { checkDetached(node) }
+    #endif
+    if !work.isEmpty { detachUnused(&work) }
+  }
+
   /// Detaches each node of `work` (`detach(_:)`), inputs a detached node left unused, and
   /// then those they leave unused in turn. Role.
   static func detachUnused(_ work: inout [AnyNode]) {
