@@ -111,18 +111,23 @@ struct ConcurrencyStressTests {
       }
       tokens.withLock { $0[index] = token }
     }
-    // Subscribers that come and go from other threads meanwhile: a probe per thread, since
-    // two subscriptions are two sinks, which may run at once (a sink never runs concurrently
-    // with itself).
-    let churns = (0..<Self.threads).map { _ in Probe() }
+    // Subscribers that come and go from other threads meanwhile: a probe per subscription,
+    // since two subscriptions are two sinks, which may run at once (a sink never runs
+    // concurrently with itself). One probe per thread was not enough: a subscription
+    // cancelled from its thread while another thread delivers may still run once (as
+    // `SubscriptionToken` documents), at the same time as the thread's next subscription's
+    // first value.
+    let churns = (0..<Self.threads).map { _ in Guarded<[Probe]>([]) }
 
     let finished = runConcurrently(threads: Self.threads) { thread in
       for step in 1...count {
         source.write(thread * count + step)
         if step % 20 == 0 {
           let node = thread.isMultiple(of: 2) ? source : derived
-          let token = node.subscribe(churns[thread].sink)
+          let probe = Probe()
+          let token = node.subscribe(probe.sink)
           token.cancel()
+          churns[thread].withLock { $0.append(probe) }
         }
       }
     }
@@ -138,7 +143,7 @@ struct ConcurrencyStressTests {
         #expect(probes[index].last == (index.isMultiple(of: 2) ? final : final + 1))
       }
     }
-    #expect(churns.allSatisfy { $0.overlaps == 0 })
+    #expect(churns.allSatisfy { $0.withLock { $0.allSatisfy { $0.overlaps == 0 } } })
     #expect(survivors < sinkCount, "no sink cancelled itself: the test lost its point")
     // Cancelled outside the test's lock, an engine `Lock` (see `Guarded`): the engine's
     // guards stop any engine work done while a thread holds one.
