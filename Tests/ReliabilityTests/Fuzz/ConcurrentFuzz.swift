@@ -201,7 +201,7 @@ struct ConcurrentFuzz {
     }
     func read(_ index: Int) {
       let node = graph.nodes[index]
-      if node.node.isSuspendedLocked { counts.add(\.suspendedReads) }
+      if node.node.isUnfollowedLocked { counts.add(\.suspendedReads) }
       let snap = node.value
       check(
         snap, "p\(index) = \(graph.recipes[index])", expected: graph.payload(of: index, snap.seen))

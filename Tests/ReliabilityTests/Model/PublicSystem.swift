@@ -199,7 +199,7 @@ final class PublicSystem: SystemUnderTest, @unchecked Sendable {
 
   func isViewAlive(_ id: NodeID) -> Bool { weakViews[id]?.object != nil }
 
-  func isSuspended(_ id: NodeID) -> Bool { weakNodes[id]?.object?.isSuspendedLocked ?? false }
+  func isSuspended(_ id: NodeID) -> Bool { weakNodes[id]?.object?.isUnfollowedLocked ?? false }
 
   func takeInvalidations(_ id: NodeID) -> InvalidationCounts? {
     guard let view = views[id] else { return nil }

@@ -238,7 +238,7 @@ final class CoreSystem: SystemUnderTest, @unchecked Sendable {
 
   func isFreed(_ id: NodeID) -> Bool { weakNodes[id]?.object == nil }
 
-  func isSuspended(_ id: NodeID) -> Bool { weakNodes[id]?.object?.isSuspendedLocked ?? false }
+  func isSuspended(_ id: NodeID) -> Bool { weakNodes[id]?.object?.isUnfollowedLocked ?? false }
 
   func releaseEverything() {
     for token in subscriptions.values { token.cancel() }

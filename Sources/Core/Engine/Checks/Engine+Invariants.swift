@@ -98,8 +98,17 @@
         "\(node.keepAliveCount) keep-alive handles for \(attachedDownstream) attached downstream nodes"
       )
       check(!(node.isAttached && node.isSuspended), "a node both attached and suspended")
+      if node.isParked {
+        check(node.isAttached, "a parked branch not attached")
+        check(
+          !node.isRefreshing || node.keepAliveCount == 0,
+          "a parked branch observed again with a value a write left behind")
+        check(
+          node.inputs.allSatisfy(\.isSource), "a parked branch computed from a derived node")
+      }
+      // (A parked branch a write reached stays so: see Engine+Parking.swift.)
       check(
-        !node.isRefreshing || !root.role.isFree,
+        !node.isRefreshing || node.isParked || !root.role.isFree,
         "a node left refreshing (its delivered value not taken by reads) with no drainer")
       check(
         !node.isRelinkQueued || !root.role.isFree,

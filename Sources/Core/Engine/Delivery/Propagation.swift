@@ -177,6 +177,8 @@ extension Engine {
   static func recomputeStep(_ next: Unmanaged<AnyNode>, _ session: DrainSession) {
     next._withUnsafeGuaranteedRef { node in
       node.assertDelivering(ThreadContext.current)
+      // A parked branch is not computed by writes (see Engine+Parking.swift).
+      if _slowPath(node.isParked) && !reachParked(node) { return }
       guard node.steps.recompute(node) else { return }
       // Queued again by its own run (relinked to an input that changes later in this event):
       // the next run decides whether it changed, and what is computed from it hears of that

@@ -130,6 +130,17 @@ extension Engine {
         if releasedFirst == nil { releasedFirst = input } else { released.append(input) }
       }
     }
+    // Inside the thread's outermost delivery (a branch that flipped as its event was
+    // delivered), what a relink lets go is kept by the session until the event's end
+    // (`detachReleased(by:_:)`): nothing queued, nor a drain to deliver it.
+    let inOutermostDelivery =
+      context.sessions.activeReference?.toOpaque()
+      == Unmanaged.passUnretained(context.primarySession).toOpaque()
+    // The branch let go may stay attached, parked; the one parked before is settled (see
+    // Engine+Parking.swift).
+    if releasedFirst != nil || node.parkedBranch != nil {
+      park(releasedBy: node, readBy: newInputs, inOutermostDelivery, &releasedFirst, &released)
+    }
     // In place when as many (a branch that flipped): the array is not allocated again, nor the
     // old one freed, and only the inputs that changed are stored.
     if node.inputs.count == newInputs.count {
@@ -189,12 +200,7 @@ extension Engine {
       if inputChangesLater { session.push(node) }
     }
     if let releasedFirst {
-      // Inside the thread's outermost delivery (a branch that flipped as its event was
-      // delivered), kept by its session until the event's end (`detachReleased(by:_:)`):
-      // nothing queued, nor a drain to deliver it.
-      if context.sessions.activeReference?.toOpaque()
-        == Unmanaged.passUnretained(context.primarySession).toOpaque()
-      {
+      if inOutermostDelivery {
         context.primarySession.released.append(releasedFirst)
         for input in released { context.primarySession.released.append(input) }
       } else {

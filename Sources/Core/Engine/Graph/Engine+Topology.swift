@@ -125,7 +125,16 @@ extension Engine {
     node.isAttached = false
     node.isSuspended = true
     node.suspension.writes = root.writeCount
-    node.suspension.settled = root.unsettled == 0
+    // A node a write reached while it was not computed (a parked branch, see
+    // Engine+Parking.swift) holds a value older than the count: resuming computes it again.
+    node.suspension.settled = root.unsettled == 0 && !node.isRefreshing
+    node.isRefreshing = false
+    node.isParked = false
+    // The branch it parked goes with it, unless something else observes it.
+    if let branch = node.parkedBranch {
+      node.parkedBranch = nil
+      work.append(branch)
+    }
     let count = node.inputs.count
     guard count > 0, let elements = node.inputsElements else { return true }
     for index in 0..<count {
@@ -188,6 +197,15 @@ extension Engine {
         // what is computed from it links to it.
         root.lock.unlock()
         node.attachAwaited()
+        return
+      }
+      if node.isParked {
+        // A parked branch (see Engine+Parking.swift), attached: a branch no more, computed
+        // now from what its inputs delivered if a write reached it.
+        node.isParked = false
+        let stale = node.isRefreshing
+        root.lock.unlock()
+        if stale { node.refresh() }
         return
       }
       guard node.isSuspended, !node.isCompleted else {
@@ -335,13 +353,14 @@ extension AnyNode {
     }
   }
 
-  /// Counts a new reference (a Property, a subscription) that keeps this node attached.
-  /// `isSuspended`, read under the lock.
-  final var isSuspendedLocked: Bool {
+  /// Whether writes do not compute the node, read under the lock: it is suspended, or a
+  /// parked branch nothing observes again (see Engine+Parking.swift), and not completed. What rule 13 says of a
+  /// computed property nothing observes.
+  final var isUnfollowedLocked: Bool {
     withRootLocked { root in
-      let suspended = isSuspended && !isCompleted
+      let unfollowed = (isSuspended || (isParked && keepAliveCount == 0)) && !isCompleted
       root.lock.unlock()
-      return suspended
+      return unfollowed
     }
   }
 
@@ -350,7 +369,7 @@ extension AnyNode {
   /// For `Engine.resumeSuspendedInputs(of:)`, whose inputs are of the domain the caller
   /// holds the role of (merged with the node's by `Domain.join` or `Domain.home(over:)`).
   final var needsResuming: Bool {
-    !isSource && ((isSuspended && !isCompleted) || awaitsAttachment)
+    !isSource && ((isSuspended && !isCompleted) || awaitsAttachment || (isParked && isRefreshing))
   }
 
   /// Whether a node linking to this one must first attach it (`Engine.resume`): it is
@@ -359,7 +378,7 @@ extension AnyNode {
     // A source is always attached: no lock to take to know it.
     if isSource { return false }
     return withRootLocked { root in
-      let needs = (isSuspended && !isCompleted) || awaitsAttachment
+      let needs = (isSuspended && !isCompleted) || awaitsAttachment || (isParked && isRefreshing)
       root.lock.unlock()
       return needs
     }

@@ -62,6 +62,12 @@ extension AnyNode {
     /// until its recomputation is delivered. Only reads: a delivered run of another domain
     /// still takes its delivered value (see `valueDeliveredElsewhere()`).
     @inlinable static var relinkQueued: Linkage { Linkage(rawValue: 1 << 5) }
+    /// The node is a parked branch (see Engine+Parking.swift): nothing observes it, since the
+    /// run of the node that read it last let it go, but it stays attached, so that the next run
+    /// of that node, if it reads it again, finds it linked. A delivery that reaches it does not
+    /// compute it: it marks it `refreshing`, and the event's end detaches it unless a run read
+    /// it again (which computes it then).
+    @inlinable static var parked: Linkage { Linkage(rawValue: 1 << 6) }
   }
 
   /// A node's marks in the delivery under way. Role: only the drainer reads or writes them.
@@ -182,6 +188,11 @@ extension AnyNode {
   @inlinable final var isRelinkQueued: Bool {
     get { linkage.has(.relinkQueued) }
     set { linkage.set(.relinkQueued, newValue) }
+  }
+  /// Whether the node is a parked branch (see `Linkage.parked`). Role; written under the lock.
+  @inlinable final var isParked: Bool {
+    get { linkage.has(.parked) }
+    set { linkage.set(.parked, newValue) }
   }
   /// Whether the node is being computed again after attaching (see `Linkage.refreshing`).
   /// Role; written under the lock.

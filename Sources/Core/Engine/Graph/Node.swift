@@ -58,6 +58,10 @@ package class AnyNode: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline package final var marks = DeliveryMarks()
   /// The next node of the same rank in the delivery's work list. Role.
   @exclusivity(unchecked) final var nextQueued: Unmanaged<AnyNode>?
+  /// The branch this node's last relink parked (see Engine+Parking.swift): an input it let go,
+  /// kept attached until the node's next relink or detach decides what becomes of it. Role;
+  /// written under the lock.
+  @exclusivity(unchecked) final var parkedBranch: AnyNode?
   /// For a source: its writes' sequence numbers (see `WriteLog`).
   @exclusivity(unchecked) @usableFromInline final var writes = WriteLog()
   /// For a derived node: what its `pulled` cache holds (see `PullCache`). Lock.

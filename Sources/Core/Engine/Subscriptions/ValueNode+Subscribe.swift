@@ -300,7 +300,7 @@ extension ValueNode {
     return (!same && first.changeCount != changeCount ? delivered : nil, false)
   }
 
-  /// `root`, locked, if the node is not suspended; otherwise `resumeForSubscriber`'s result:
+  /// `root`, locked, if the node is neither suspended nor a parked branch; otherwise
   /// unretained either way (see `resumeForSubscriber`).
   ///
   /// - Parameter beforeReturning: Whether `subscribe` is still to return, registering
@@ -309,7 +309,11 @@ extension ValueNode {
   func resumedIfSuspended(
     lockedRoot root: Domain, _ owner: SubscriptionOwner, beforeReturning: Bool = false
   ) -> Unmanaged<Domain>? {
-    guard _slowPath(isSuspended) else { return Unmanaged.passUnretained(root) }
+    // Suspended, or a parked branch (a write may have reached it: see Engine+Parking.swift):
+    // one test of the linkage.
+    guard _slowPath(!linkage.isDisjoint(with: [.suspended, .parked])) else {
+      return Unmanaged.passUnretained(root)
+    }
     return resumeForSubscriber(
       lockedRoot: root, owner, mayHaveEnded: !beforeReturning || owner.mayEndBeforeReturning)
   }

@@ -260,11 +260,19 @@ package final class ReadTracker {
     }
     // Read again: as the first read (which attached it, if it had to).
     if readsDelivered[index] >= 0 { return readsDelivered[index] == 1 }
-    if let isSuspended = suspendedIfInDeliveredDomain(node) {
-      // A suspended node of the delivered domain becomes a dependency of a node that is
-      // delivered to: attach it now (the delivery holds the role), computed from what its
-      // inputs deliver, rather than when the run's owner is relinked to it.
-      if isSuspended { Engine.resume(node) }
+    if let lag = lagInDeliveredDomain(node) {
+      switch lag {
+      case .none: break
+      case .suspended:
+        // A suspended node of the delivered domain becomes a dependency of a node that is
+        // delivered to: attach it now (the delivery holds the role), computed from what its
+        // inputs deliver, rather than when the run's owner is relinked to it.
+        Engine.resume(node)
+      case .parkedBehind:
+        // A parked branch a write reached, a branch no more (see Engine+Parking.swift):
+        // attached already, computed now likewise.
+        node.refresh()
+      }
       readsDelivered[index] = 1
       return true
     }
@@ -318,25 +326,37 @@ package final class ReadTracker {
     }
   }
 
-  /// If `node` belongs to the domain being delivered, whether it is suspended (see
-  /// `AnyNode.isSuspended`); `nil` if it belongs to another. Takes its lock.
-  private func suspendedIfInDeliveredDomain(_ node: AnyNode) -> Bool? {
+  /// How a node of the delivered domain stands for a delivered run that reads it.
+  fileprivate enum Lag {
+    /// Its value follows what its inputs delivered.
+    case none
+    /// It is suspended (see `AnyNode.isSuspended`): it must be resumed.
+    case suspended
+    /// It was a parked branch a write reached (see `Linkage.parked`), and is one no more: it
+    /// must be computed again.
+    case parkedBehind
+  }
+
+  /// If `node` belongs to the domain being delivered, whether its value lags behind what its
+  /// inputs delivered; `nil` if it belongs to another domain. A parked branch a write reached
+  /// is unparked under the same lock. Takes its lock.
+  private func lagInDeliveredDomain(_ node: AnyNode) -> Lag? {
     guard let deliveredNode else { return nil }
     // Of the same domain (a computed property over the same relays as the one computing): one
     // root, so one lock to take.
     if node.home === deliveredNode.home {
       return node.withRootLocked { root in
-        let isSuspended = node.isSuspended && !node.isCompleted
+        let lag = node.takeLag()
         root.lock.unlock()
-        return isSuspended
+        return lag
       }
     }
-    let (identity, isSuspended) = node.withRootLocked { root in
-      let found = (ObjectIdentifier(root), node.isSuspended && !node.isCompleted)
+    let delivered = deliveredNode.rootIdentity
+    return node.withRootLocked { root in
+      let lag = ObjectIdentifier(root) == delivered ? node.takeLag() : nil
       root.lock.unlock()
-      return found
+      return lag
     }
-    return identity == deliveredNode.rootIdentity ? isSuspended : nil
   }
 
   /// Whether any node recorded as new has taken a write or changed since it was read.
@@ -348,6 +368,15 @@ package final class ReadTracker {
 }
 
 extension AnyNode {
+  /// How the node stands for a delivered run of its domain that reads it (see
+  /// `ReadTracker.read`); a parked branch is one no more. Lock, role.
+  fileprivate final func takeLag() -> ReadTracker.Lag {
+    if isSuspended && !isCompleted { return .suspended }
+    guard isParked else { return .none }
+    isParked = false
+    return isRefreshing ? .parkedBehind : .none
+  }
+
   /// The identity of the node's root domain now. Takes the lock.
   final var rootIdentity: ObjectIdentifier {
     withRootLocked { root in
