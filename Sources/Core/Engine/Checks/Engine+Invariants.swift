@@ -101,9 +101,6 @@
       if node.isParked {
         check(node.isAttached, "a parked branch not attached")
         check(
-          !node.isRefreshing || node.keepAliveCount == 0,
-          "a parked branch observed again with a value a write left behind")
-        check(
           node.inputs.allSatisfy(\.isSource), "a parked branch computed from a derived node")
       }
       // (A parked branch a write reached stays so: see Engine+Parking.swift.)

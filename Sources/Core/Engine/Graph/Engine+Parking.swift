@@ -72,12 +72,14 @@ extension Engine {
   /// What becomes of `before`, the branch a node's previous relink parked, once the node's new
   /// relink is done and did not park it again: read again, it is a branch no more; not read, it
   /// is returned, for the caller to detach as it detaches the inputs it let go (a value a write
-  /// left behind is computed again if it is resumed: see `detachLocked`). Role, under the lock
-  /// (the branch is in its reader's domain, see `mayPark`).
+  /// left behind is computed again if it is resumed: see `detachLocked`). Observed by a
+  /// subscriber that waits for its turn (another thread's, its handle taken) while a write left
+  /// its value behind, it stays parked: the subscriber's resume computes it. Role, under the
+  /// lock (the branch is in its reader's domain, see `mayPark`).
   static func unpark(_ before: AnyNode) -> AnyNode? {
     guard before.isParked else { return nil }
     if before.keepAliveCount == 0 && before.isAttached { return before }
-    before.isParked = false
+    if !before.isRefreshing { before.isParked = false }
     return nil
   }
 
