@@ -206,6 +206,8 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // which the outermost such deinit runs (see `releaseInputsAndClosures()`).
     releaseStep(self)
     releaseOwnOrigin()
+    // (A node detached lets its parked branch go then: only one freed attached keeps one.)
+    parkedBranch?.release()
   }
 
   /// `releaseInputsAndClosures()`, specialized, made where the value type is known: a generic

@@ -50,23 +50,24 @@ extension Engine {
   /// the relink let go, is parked if it may be (inside the thread's outermost delivery, where
   /// `inOutermostDelivery`), the next of `released` taking its place; the branch parked before
   /// is settled (`unpark`), and added to what the relink lets go if it was not read again.
-  /// Role, under the lock.
+  /// Returns the reference the slot held before, for the caller to release once it has
+  /// unlocked. Role, under the lock.
   @inline(never)
   static func park(
     releasedBy reader: AnyNode, readBy newInputs: [AnyNode], _ inOutermostDelivery: Bool,
     _ releasedFirst: inout AnyNode?, _ released: inout [AnyNode]
-  ) {
-    let before = reader.parkedBranch
+  ) -> Unmanaged<AnyNode>? {
+    let slot = reader.parkedBranch
+    reader.parkedBranch = nil
     if inOutermostDelivery, let first = releasedFirst, mayPark(first, readBy: newInputs) {
       first.isParked = true
-      reader.parkedBranch = first
+      reader.parkedBranch = .passRetained(first)
       releasedFirst = released.popLast()
-    } else if before != nil {
-      reader.parkedBranch = nil
     }
-    if let before, before !== reader.parkedBranch, let unread = unpark(before) {
+    if let before = slot?.takeUnretainedValue(), let unread = unpark(before) {
       if releasedFirst == nil { releasedFirst = unread } else { released.append(unread) }
     }
+    return slot
   }
 
   /// What becomes of `before`, the branch a node's previous relink parked, once the node's new

@@ -138,8 +138,10 @@ extension Engine {
       == Unmanaged.passUnretained(context.primarySession).toOpaque()
     // The branch let go may stay attached, parked; the one parked before is settled (see
     // Engine+Parking.swift).
+    var parkedBefore: Unmanaged<AnyNode>?
     if releasedFirst != nil || node.parkedBranch != nil {
-      park(releasedBy: node, readBy: newInputs, inOutermostDelivery, &releasedFirst, &released)
+      parkedBefore = park(
+        releasedBy: node, readBy: newInputs, inOutermostDelivery, &releasedFirst, &released)
     }
     // In place when as many (a branch that flipped): the array is not allocated again, nor the
     // old one freed, and only the inputs that changed are stored.
@@ -195,6 +197,7 @@ extension Engine {
     }
     let inputChangesLater = newInputs.contains { $0.isQueued }
     root.lock.unlock()
+    parkedBefore?.release()  // outside the lock: it may be the last reference
     if let session = context.sessions.active {
       if reranked { session.reorder() }
       if inputChangesLater { session.push(node) }

@@ -133,7 +133,7 @@ extension Engine {
     // The branch it parked goes with it, unless something else observes it.
     if let branch = node.parkedBranch {
       node.parkedBranch = nil
-      work.append(branch)
+      work.append(branch.takeRetainedValue())  // released by the caller, outside the lock
     }
     let count = node.inputs.count
     guard count > 0, let elements = node.inputsElements else { return true }

@@ -59,9 +59,10 @@ package class AnyNode: @unchecked Sendable {
   /// The next node of the same rank in the delivery's work list. Role.
   @exclusivity(unchecked) final var nextQueued: Unmanaged<AnyNode>?
   /// The branch this node's last relink parked (see Engine+Parking.swift): an input it let go,
-  /// kept attached until the node's next relink or detach decides what becomes of it. Role;
-  /// written under the lock.
-  @exclusivity(unchecked) final var parkedBranch: AnyNode?
+  /// kept attached until the node's next relink or detach decides what becomes of it. Retained
+  /// by hand, so that a node that parks nothing (a relay) has nothing more to release in its
+  /// `deinit`, and so that the release happens outside the lock. Role; written under the lock.
+  @exclusivity(unchecked) final var parkedBranch: Unmanaged<AnyNode>?
   /// For a source: its writes' sequence numbers (see `WriteLog`).
   @exclusivity(unchecked) @usableFromInline final var writes = WriteLog()
   /// For a derived node: what its `pulled` cache holds (see `PullCache`). Lock.
