@@ -202,3 +202,39 @@ private func switchingNode(
   owner.node = node
   return node
 }
+
+extension FoundBugsTests {
+  @Test("A read on demand that a write lands in the middle of is computed again, not torn")
+  func readOnDemandWithAWriteInTheMiddle() {
+    // Found by the parked-branch load test (round eleven), older than parking. A computed
+    // property read on demand on one thread read `head`, and then, on another thread, a write
+    // landed before it read `inverse`, which it pulled then and which read the newer `head`:
+    // -5, a value of neither state (-4 for 4, 10 for 5). The read now computes again when the
+    // domain's write count moved during the pull (`Engine.pullConsistently`).
+    let head = BehaviorRelay(3)  // odd: `current` is made reading `double`, not `inverse`
+    let double = Property { head.value * 2 }
+    let inverse = Property { -head.value }
+    let armed = Locked(false)
+    let runs = Counter()
+    let current = Property<Int> {
+      let h = head.value
+      runs.increment()
+      if armed.withLock({ $0 }) {
+        armed.withLock { $0 = false }
+        // The write lands now, from another thread, and completes before the run goes on.
+        let written = DispatchSemaphore(value: 0)
+        Thread {
+          head.accept(5)
+          written.signal()
+        }.start()
+        written.wait()
+      }
+      return h % 2 != 0 ? double.value : inverse.value
+    }
+    head.accept(4)  // what `current` cached at its creation is stale: a read computes it
+    let runsBefore = runs.value
+    armed.withLock { $0 = true }
+    #expect(current.value == 10)
+    #expect(runs.value == runsBefore + 2)  // the torn run, then one at a single state
+  }
+}

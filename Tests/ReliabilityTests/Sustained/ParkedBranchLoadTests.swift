@@ -30,6 +30,7 @@ struct ParkedBranchLoadTests {
     let example = Mutex<String?>(nil)
     let subscriptions = Atomic<Int>(0)
     let torn = Atomic<Int>(0)
+    let reads = Atomic<Int>(0)
     let tornExample = Mutex<String?>(nil)
     @Sendable func report(_ what: String) {
       wrong.add(1, ordering: .relaxed)
@@ -49,6 +50,7 @@ struct ParkedBranchLoadTests {
           let both = current.value
           let after = head.value
           let range = before...after
+          reads.add(1, ordering: .relaxed)
           if !range.contains(doubled / 2) || doubled % 2 != 0 {
             report("double read \(doubled) between writes \(before) and \(after)")
           }
@@ -96,12 +98,17 @@ struct ParkedBranchLoadTests {
       wrong.load(ordering: .relaxed) == 0,
       "\(wrong.load(ordering: .relaxed)) wrong values, e.g. \(example.withLock { $0 ?? "" })")
     #expect(subscriptions.load(ordering: .relaxed) > 0)
-    // A known defect, older than parking (it fails the same on the commit before it): a read
-    // of `current` on another thread while a write is on its way computes it on demand, and
-    // the pull reads `head` and then `inverse`, which reads `head` again, newer by then: a
-    // value of two states (about one read in 5,000 here). Left for the engine's pulls to read
-    // sources at one stamp; see issue 30's closing note, round eleven.
-    withKnownIssue("a pull on another thread can combine two writes", isIntermittent: true) {
+    // A read of `current` on another thread while a write is on its way computes it on
+    // demand: the pull reads `head`, then `inverse`, which reads `head` again. Before round
+    // eleven a write landing in between gave a value of two states (245 to 351 reads of 350,000
+    // to 475,000 here); the read now computes again while the domain's write count moves during the
+    // pull (`Engine.pullConsistently`, `FoundBugsTests`), up to 64 times, then takes the last:
+    // under writers that land in the middle of 64 pulls in a row, a torn value is still
+    // possible, so this stays a known issue, counted.
+    print(
+      "parked-branch load: \(reads.load(ordering: .relaxed)) reads of the property, "
+        + "\(torn.load(ordering: .relaxed)) of two states")
+    withKnownIssue("a read under writers landing in 64 pulls in a row", isIntermittent: true) {
       #expect(
         torn.load(ordering: .relaxed) == 0,
         "\(torn.load(ordering: .relaxed)) torn reads, e.g. \(tornExample.withLock { $0 ?? "" })")

@@ -333,7 +333,7 @@ package final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
       return value
     }
     if let taken { return taken }
-    Engine.pullInOrder(self)
+    Engine.pullConsistently(self)
     return withRootLocked { again in
       defer { again.lock.unlock() }
       #if DEBUG

@@ -59,6 +59,32 @@ extension Engine {
     }
   }
 
+  /// How many times a read computes a value on demand while writes keep landing in the middle
+  /// (see `pullConsistently`) before it takes the last one.
+  static let consistentPullAttempts = 64
+
+  /// `pullInOrder(_:)` for a read outside any pull, computed again while a write of the
+  /// domain landed during the pull, up to `consistentPullAttempts` times. Such a write may have
+  /// been read by part of the computation only: a source read directly, and again through a
+  /// property computed on demand when the computation reads it (not an input yet: a branch
+  /// that flipped), gave a value of two states. Once the domain's write count held still from
+  /// before the pull to its end, every source of the domain it read was read at one state. A
+  /// pull nested in another is part of that one's check.
+  @usableFromInline
+  static func pullConsistently(_ target: AnyNode) {
+    guard ThreadContext.withCurrent({ $0.computation.outermostPull == 0 }) else {
+      pullInOrder(target)
+      return
+    }
+    var attempts = 0
+    while true {
+      let before = target.rootWriteCount
+      pullInOrder(target)
+      attempts += 1
+      if target.rootWriteCount == before || attempts == consistentPullAttempts { return }
+    }
+  }
+
   /// Pulls `order` under one Observation tracking (see `recomputeSegment`): if a computation
   /// read an `@Observable` object, the values computed in the segment are not cached (a
   /// change of the object would not move the stamp they are cached for).

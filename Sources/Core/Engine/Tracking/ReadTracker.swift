@@ -377,6 +377,15 @@ extension AnyNode {
     return isRefreshing ? .parkedBehind : .none
   }
 
+  /// How many writes the node's root domain has taken (`Domain.writeCount`). Takes the lock.
+  final var rootWriteCount: UInt64 {
+    withRootLocked { root in
+      let count = root.writeCount
+      root.lock.unlock()
+      return count
+    }
+  }
+
   /// The identity of the node's root domain now. Takes the lock.
   final var rootIdentity: ObjectIdentifier {
     withRootLocked { root in
