@@ -222,12 +222,7 @@ extension FoundBugsTests {
       if armed.withLock({ $0 }) {
         armed.withLock { $0 = false }
         // The write lands now, from another thread, and completes before the run goes on.
-        let written = DispatchSemaphore(value: 0)
-        Thread {
-          head.accept(5)
-          written.signal()
-        }.start()
-        written.wait()
+        Sustained.onThread(stackSize: 1 << 20) { head.accept(5) }
       }
       return h % 2 != 0 ? double.value : inverse.value
     }

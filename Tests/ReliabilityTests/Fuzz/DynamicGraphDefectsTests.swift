@@ -333,12 +333,7 @@ struct DynamicGraphDefectsTests {
       selector.accept(2)
       let token = n.subscribe(seen.sink)
       late.withLock { $0 = token }
-      let written = DispatchSemaphore(value: 0)
-      Thread {
-        x.accept(5)
-        written.signal()
-      }.start()
-      written.wait()
+      Sustained.onThread(stackSize: 1 << 20) { x.accept(5) }
     }
     selector.accept(1)
     #expect(n.value == 5)
