@@ -93,7 +93,14 @@ extension Engine {
   static func reachParked(_ node: AnyNode) -> Bool {
     node.withRootLocked { root in
       let unobserved = node.keepAliveCount == 0
-      if unobserved { node.isRefreshing = true } else { node.isParked = false }
+      if unobserved {
+        node.isRefreshing = true
+      } else {
+        node.isParked = false
+        // Computed now from what its inputs deliver, which is what a refresh would wait for
+        // (a subscriber that took its handle and waits for its turn to resume it).
+        node.isRefreshing = false
+      }
       root.lock.unlock()
       return !unobserved
     }
