@@ -106,3 +106,13 @@ extension Engine {
     }
   }
 }
+
+extension AnyNode {
+  /// Makes a parked branch, observed again, a branch no more; returns whether a write left its
+  /// value behind (`refreshing`), for the caller to compute it (`refresh()`) once it has
+  /// unlocked. Role, under the lock.
+  final func unparkLocked() -> Bool {
+    isParked = false
+    return isRefreshing
+  }
+}

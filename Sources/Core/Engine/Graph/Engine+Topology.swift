@@ -202,8 +202,7 @@ extension Engine {
       if node.isParked {
         // A parked branch (see Engine+Parking.swift), attached: a branch no more, computed
         // now from what its inputs delivered if a write reached it.
-        node.isParked = false
-        let stale = node.isRefreshing
+        let stale = node.unparkLocked()
         root.lock.unlock()
         if stale { node.refresh() }
         return
@@ -368,8 +367,12 @@ extension AnyNode {
   /// reads (`awaitsAttachment` is written before the node is shared, too): no lock to take.
   /// For `Engine.resumeSuspendedInputs(of:)`, whose inputs are of the domain the caller
   /// holds the role of (merged with the node's by `Domain.join` or `Domain.home(over:)`).
-  final var needsResuming: Bool {
-    !isSource && ((isSuspended && !isCompleted) || awaitsAttachment || (isParked && isRefreshing))
+  final var needsResuming: Bool { !isSource && lagsUnattached }
+
+  /// Whether the node is suspended, awaits its attachment, or is a parked branch a write
+  /// reached: what `needsResuming` and `needsResumingLocked` test. Role or lock.
+  private final var lagsUnattached: Bool {
+    (isSuspended && !isCompleted) || awaitsAttachment || (isParked && isRefreshing)
   }
 
   /// Whether a node linking to this one must first attach it (`Engine.resume`): it is
@@ -378,7 +381,7 @@ extension AnyNode {
     // A source is always attached: no lock to take to know it.
     if isSource { return false }
     return withRootLocked { root in
-      let needs = (isSuspended && !isCompleted) || awaitsAttachment || (isParked && isRefreshing)
+      let needs = lagsUnattached
       root.lock.unlock()
       return needs
     }

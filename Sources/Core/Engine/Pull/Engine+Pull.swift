@@ -1,12 +1,25 @@
+extension AnyNode {
+  /// How many writes the node's root domain has taken (`Domain.writeCount`). Takes the lock.
+  final var rootWriteCount: UInt64 {
+    withRootLocked { root in
+      let count = root.writeCount
+      root.lock.unlock()
+      return count
+    }
+  }
+}
+
 extension Engine {
   /// Computes `target`'s current value from the newest writes, and every stale derived value
   /// it is computed from, each once, inputs first, in a loop: no recursion through the graph,
   /// however deep (a read inside a batch of the end of a chain of 100,000 maps), and no value
   /// computed twice for one read.
   ///
+  /// - Returns: The pull's stamp: its root domain's write count when it began.
   /// - Complexity: O(stale nodes + their edges).
   @usableFromInline
-  static func pullInOrder(_ target: AnyNode) {
+  @discardableResult
+  static func pullInOrder(_ target: AnyNode) -> UInt64 {
     ThreadContext.withCurrent { context in
       // Marks the nodes this pull visited (`AnyNode.pullCache.mark`): unique across threads, so
       // no set to allocate and hash, and no mark to clear.
@@ -56,6 +69,7 @@ extension Engine {
       order.removeAllKeepingStorage()
       context.pullScratch.order = order
       context.pullScratch.stack = stack
+      return stamp
     }
   }
 
@@ -68,7 +82,7 @@ extension Engine {
   /// been read by part of the computation only: a source read directly, and again through a
   /// property computed on demand when the computation reads it (not an input yet: a branch
   /// that flipped), gave a value of two states. Once the domain's write count held still from
-  /// before the pull to its end, every source of the domain it read was read at one state. A
+  /// the pull's stamp to its end, every source of the domain it read was read at one state. A
   /// pull nested in another is part of that one's check.
   @usableFromInline
   static func pullConsistently(_ target: AnyNode) {
@@ -78,10 +92,9 @@ extension Engine {
     }
     var attempts = 0
     while true {
-      let before = target.rootWriteCount
-      pullInOrder(target)
+      let stamp = pullInOrder(target)
       attempts += 1
-      if target.rootWriteCount == before || attempts == consistentPullAttempts { return }
+      if target.rootWriteCount == stamp || attempts == consistentPullAttempts { return }
     }
   }
 
