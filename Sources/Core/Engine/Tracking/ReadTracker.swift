@@ -51,6 +51,12 @@ package final class ReadTracker {
   @exclusivity(unchecked) @usableFromInline var recentReadIsDelivered = false
   @exclusivity(unchecked) @usableFromInline var earlierRead: UnsafeMutableRawPointer?
   @exclusivity(unchecked) @usableFromInline var earlierReadIsDelivered = false
+  /// `recentRead` and `earlierRead` as words when their answer is "at its value being
+  /// delivered", 0 otherwise (and while the run keeps the expected order; `clear()` zeroes
+  /// them): what `read(_:)` compares first, so that a node of the delivered domain read again
+  /// costs two compares and the read of its value.
+  @exclusivity(unchecked) @usableFromInline var recentDeliveredRead: UInt = 0
+  @exclusivity(unchecked) @usableFromInline var earlierDeliveredRead: UInt = 0
   /// What a newly recorded dependency had taken when it was read (see `AnyNode.version`):
   /// whoever attaches the run's owner to it compares, and recomputes or invalidates when a
   /// write landed between the read and the attachment.
@@ -111,7 +117,9 @@ package final class ReadTracker {
   #if DEBUG
     @usableFromInline
     func assertClean(_ function: StaticString = #function, line: UInt = #line) {
-      if !recorded.isEmpty || !held.isEmpty || !versions.isEmpty || readUndelivered {
+      if !recorded.isEmpty || !held.isEmpty || !versions.isEmpty || readUndelivered
+        || recentDeliveredRead != 0 || earlierDeliveredRead != 0
+      {
         Engine.ruleBroken(
           "\(function) began a run on a tracker that still holds another run's reads",
           line: line)
@@ -163,6 +171,8 @@ package final class ReadTracker {
     if !readsDelivered.isEmpty { readsDelivered.removeAllKeepingStorage() }
     if !versions.isEmpty { versions.removeAllKeepingStorage() }
     readUndelivered = false
+    recentDeliveredRead = 0
+    earlierDeliveredRead = 0
     if !recordedIndex.isEmpty { recordedIndex.removeAll(keepingCapacity: true) }
   }
 
@@ -177,9 +187,20 @@ package final class ReadTracker {
   /// holds an array of expected dependencies.
   var needsClearing: Bool { !inOrder || !expectedStorage.isEmpty || !held.isEmpty }
 
+  /// Whether `node` is one of the last two nodes the run's unexpected reads named, read at
+  /// its value being delivered: recorded already, so a read of it needs nothing recorded.
+  @inlinable @inline(__always)
+  func readsDeliveredAgain(_ node: AnyNode) -> Bool {
+    let address = UInt(bitPattern: Unmanaged.passUnretained(node).toOpaque())
+    return address == recentDeliveredRead || address == earlierDeliveredRead
+  }
+
   /// Records a read of `node` and returns its value for this run.
   @inlinable
   func read<Value>(_ node: ValueNode<Value>) -> Value {
+    // Read again, recently, at its value being delivered (`a.value + a.value`, a loop over
+    // the same few properties): recorded already.
+    if readsDeliveredAgain(node) { return node.read(.delivery) }
     if matchesExpected(node) {
       // An expected node is an input of the run's owner, so it is in the delivered domain.
       return mode == .delivery ? node.read(.delivery) : node.read(.latest)
@@ -246,8 +267,10 @@ package final class ReadTracker {
     let isDelivered = recordUnexpectedFirst(node)
     earlierRead = recentRead
     earlierReadIsDelivered = recentReadIsDelivered
+    earlierDeliveredRead = recentDeliveredRead
     recentRead = Unmanaged.passUnretained(node).toOpaque()
     recentReadIsDelivered = isDelivered
+    recentDeliveredRead = isDelivered ? UInt(bitPattern: recentRead) : 0
     return isDelivered
   }
 
