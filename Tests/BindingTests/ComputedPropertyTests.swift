@@ -185,6 +185,79 @@ struct ComputedPropertyTests {
     token.cancel()
   }
 
+  @Test func readsRepeatedAfterAFlipAgreeWithinTheRun() {
+    // A run that left the previous run's order reads the same few nodes again and again: each
+    // read after the first is answered from the tracker's last two answers (issue 30). Every
+    // read of a node in one run must give the first read's value, and the value must follow
+    // every write, delivered at once or at a batch's end.
+    let head = BehaviorRelay(0)
+    let double = Property { head.value * 2 }
+    let inverse = Property { -head.value }
+    let torn = Counter()
+    let current = Property<Int> {
+      let first = head.value
+      var result = 0
+      for _ in 0..<10 {
+        let value = head.value
+        let branch = value % 2 != 0 ? double.value : inverse.value
+        if value != first || branch != (value % 2 != 0 ? 2 * value : -value) { torn.bump() }
+        result += branch
+      }
+      return result
+    }
+    func expected(_ value: Int) -> Int { 10 * (value % 2 != 0 ? 2 * value : -value) }
+    let seen = Recorder<Int>()
+    let token = current.subscribe(seen.sink)
+    for value in 1...30 {
+      if value % 3 == 0 { batch { head.accept(value) } } else { head.accept(value) }
+      #expect(current.value == expected(value), "after writing \(value)")
+    }
+    #expect(seen.values == (0...30).map(expected))
+    #expect(torn.value == 0)
+    token.cancel()
+  }
+
+  @Test func aNodeReadAgainNotAtItsDeliveredValueIsReadAgainTheSameWay() {
+    // Only a node read at its value being delivered is answered again from the tracker's last
+    // two answers (issue 30). A run on demand reads the newest writes, and a delivered run
+    // inside a batch reads a relay of another domain at what its sinks were given: reading
+    // such a node again must give what its first read gave, in the same run.
+    let flag = BehaviorRelay(false)
+    let other = BehaviorRelay(1)
+    let disagreed = Counter()
+    @Sendable func sumOfReads() -> Int {
+      guard flag.value else { return 5 }
+      let first = other.value
+      var result = 0
+      for _ in 0..<5 {
+        let value = other.value
+        if value != first { disagreed.bump() }
+        result += value + other.value
+      }
+      return result
+    }
+    let onDemand = Property { sumOfReads() }
+    let delivered = Property { sumOfReads() }
+    #expect(onDemand.value == 5)
+    let seen = Recorder<Int>()
+    let token = delivered.subscribe(seen.sink)
+    var readInBatch = 0
+    batch {
+      flag.accept(true)
+      other.accept(7)
+      readInBatch = onDemand.value
+    }
+    #expect(readInBatch == 70)
+    #expect(disagreed.value == 0)
+    #expect(delivered.value == 70)
+    #expect(seen.values.first == 5 && seen.values.last == 70)
+    #expect(seen.values.allSatisfy { [5, 10, 70].contains($0) }, "values of one state each")
+    other.accept(8)
+    #expect(seen.values.last == 80)
+    #expect(onDemand.value == 80)
+    token.cancel()
+  }
+
   @Test func untrackedReadsAreNotFollowed() {
     let a = BehaviorRelay(1)
     let b = BehaviorRelay(100)
