@@ -41,20 +41,19 @@ package final class ReadTracker {
   /// no lock taken: `unstable`'s computation reads two nodes twenty times each, and asking
   /// every time was half of what its delivery cost.
   @exclusivity(unchecked) var readsDelivered: ContiguousArray<Int8> = []
-  /// The last two nodes `recordUnexpected(_:)` answered for in this run, by address, with
-  /// their answers: a run that left the expected order and reads the same few nodes again
-  /// and again (`unstable` reads two nodes twenty times each) gets its answer with two
-  /// compares, where finding the node in `recorded` and its answer in `readsDelivered` cost
-  /// about ninety instructions a read. Valid only once the run left the order: `leaveOrder()`
-  /// clears them, and every node in `recorded` is held, so no address is reused meanwhile.
+  /// The last two nodes `recordUnexpected(_:)` answered for in this run, by address: a run
+  /// that left the expected order and reads the same few nodes again and again (`unstable`
+  /// reads two nodes twenty times each) gets its answer with two compares, where finding the
+  /// node in `recorded` and its answer in `readsDelivered` cost about ninety instructions a
+  /// read. Valid only once the run left the order: `leaveOrder()` clears them, and every node
+  /// in `recorded` is held, so no address is reused meanwhile.
   @exclusivity(unchecked) @usableFromInline var recentRead: UnsafeMutableRawPointer?
-  @exclusivity(unchecked) @usableFromInline var recentReadIsDelivered = false
   @exclusivity(unchecked) @usableFromInline var earlierRead: UnsafeMutableRawPointer?
-  @exclusivity(unchecked) @usableFromInline var earlierReadIsDelivered = false
   /// `recentRead` and `earlierRead` as words when their answer is "at its value being
   /// delivered", 0 otherwise (and while the run keeps the expected order; `clear()` zeroes
   /// them): what `read(_:)` compares first, so that a node of the delivered domain read again
-  /// costs two compares and the read of its value.
+  /// costs two compares and the read of its value. So a node `recordUnexpected(_:)` finds
+  /// among the two is one whose answer was "not delivered".
   @exclusivity(unchecked) @usableFromInline var recentDeliveredRead: UInt = 0
   @exclusivity(unchecked) @usableFromInline var earlierDeliveredRead: UInt = 0
   /// What a newly recorded dependency had taken when it was read (see `AnyNode.version`):
@@ -253,9 +252,9 @@ package final class ReadTracker {
   func recordUnexpected(_ node: AnyNode) -> Bool {
     let address = Unmanaged.passUnretained(node).toOpaque()
     if !inOrder {
-      // Read again, and recently: recorded already, with the same answer as before.
-      if address == recentRead { return recentReadIsDelivered }
-      if address == earlierRead { return earlierReadIsDelivered }
+      // Read again, and recently: recorded already, and not at its value being delivered
+      // (`read(_:)` answered those first).
+      if address == recentRead || address == earlierRead { return false }
     }
     return recordUnexpectedAgain(node)
   }
@@ -266,10 +265,8 @@ package final class ReadTracker {
   func recordUnexpectedAgain(_ node: AnyNode) -> Bool {
     let isDelivered = recordUnexpectedFirst(node)
     earlierRead = recentRead
-    earlierReadIsDelivered = recentReadIsDelivered
     earlierDeliveredRead = recentDeliveredRead
     recentRead = Unmanaged.passUnretained(node).toOpaque()
-    recentReadIsDelivered = isDelivered
     recentDeliveredRead = isDelivered ? UInt(bitPattern: recentRead) : 0
     return isDelivered
   }
