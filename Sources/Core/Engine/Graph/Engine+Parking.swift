@@ -16,12 +16,14 @@
 // more; not read, it is detached.
 
 extension Engine {
-  /// Whether `branch`, an input that a relink to `newInputs` just let go (its last handle), may
-  /// be parked: a computed property's node (whose `Property` holds no handle: an operator's
-  /// node let go has no `Property` left, and no run can read it again), attached, unobserved
-  /// and live, computed from at most four sources, each among `newInputs`. Role, under the
-  /// lock.
-  static func mayPark(_ branch: AnyNode, readBy newInputs: [AnyNode]) -> Bool {
+  /// Whether `branch`, an input that a relink just let go (its last handle), may be parked: a
+  /// computed property's node (whose `Property` holds no handle: an operator's node let go has
+  /// no `Property` left, and no run can read it again), attached, unobserved and live,
+  /// computed from at most four sources, each among the relinked node's inputs, the `count`
+  /// words at `reads`. Role, under the lock.
+  static func mayPark(
+    _ branch: AnyNode, readBy reads: UnsafePointer<Unmanaged<AnyNode>>, count readCount: Int
+  ) -> Bool {
     guard branch.suspendsWhenUnobserved, branch.isAttached, branch.keepAliveCount == 0,
       branch.linkage.isDisjoint(with: [
         .completed, .awaitsAttachment, .refreshing, .relinkQueued, .parked, .suspended,
@@ -30,36 +32,35 @@ extension Engine {
     else { return false }
     let count = branch.inputs.count
     guard count > 0 && count <= 4, let elements = branch.inputsElements else { return false }
-    return newInputs.withUnsafeBufferPointer { buffer in
-      let reads = buffer.unmanagedElements.unsafelyUnwrapped
-      for index in 0..<count {
-        let input = elements[index]
-        guard input._withUnsafeGuaranteedRef({ $0.isSource }) else { return false }
-        var found = false
-        for place in 0..<buffer.count where reads[place].toOpaque() == input.toOpaque() {
-          found = true
-          break
-        }
-        guard found else { return false }
+    for index in 0..<count {
+      let input = elements[index]
+      guard input._withUnsafeGuaranteedRef({ $0.isSource }) else { return false }
+      var found = false
+      for place in 0..<readCount where reads[place].toOpaque() == input.toOpaque() {
+        found = true
+        break
       }
-      return true
+      guard found else { return false }
     }
+    return true
   }
 
-  /// The part of `reader`'s relink to `newInputs` that parks: `releasedFirst`, the first input
-  /// the relink let go, is parked if it may be (inside the thread's outermost delivery, where
-  /// `inOutermostDelivery`), the next of `released` taking its place; the branch parked before
-  /// is settled (`unpark`), and added to what the relink lets go if it was not read again.
-  /// Returns the reference the slot held before, for the caller to release once it has
-  /// unlocked. Role, under the lock.
+  /// The part of `reader`'s relink that parks, once its inputs are the new ones:
+  /// `releasedFirst`, the first input the relink let go, is parked if it may be (inside the
+  /// thread's outermost delivery, where `inOutermostDelivery`), the next of `released` taking
+  /// its place; the branch parked before is settled (`unpark`), and added to what the relink
+  /// lets go if it was not read again. Returns the reference the slot held before, for the
+  /// caller to release once it has unlocked. Role, under the lock.
   @inline(never)
   static func park(
-    releasedBy reader: AnyNode, readBy newInputs: [AnyNode], _ inOutermostDelivery: Bool,
-    _ releasedFirst: inout AnyNode?, _ released: inout [AnyNode]
+    releasedBy reader: AnyNode, _ inOutermostDelivery: Bool, _ releasedFirst: inout AnyNode?,
+    _ released: inout [AnyNode]
   ) -> Unmanaged<AnyNode>? {
     let slot = reader.parkedBranch
     reader.parkedBranch = nil
-    if inOutermostDelivery, let first = releasedFirst, mayPark(first, readBy: newInputs) {
+    if inOutermostDelivery, let first = releasedFirst, let reads = reader.inputsElements,
+      mayPark(first, readBy: reads, count: reader.inputs.count)
+    {
       first.isParked = true
       reader.parkedBranch = .passRetained(first)
       releasedFirst = released.popLast()

@@ -130,19 +130,6 @@ extension Engine {
         if releasedFirst == nil { releasedFirst = input } else { released.append(input) }
       }
     }
-    // Inside the thread's outermost delivery (a branch that flipped as its event was
-    // delivered), what a relink lets go is kept by the session until the event's end
-    // (`detachReleased(by:_:)`): nothing queued, nor a drain to deliver it.
-    let inOutermostDelivery =
-      context.sessions.activeReference?.toOpaque()
-      == Unmanaged.passUnretained(context.primarySession).toOpaque()
-    // The branch let go may stay attached, parked; the one parked before is settled (see
-    // Engine+Parking.swift).
-    var parkedBefore: Unmanaged<AnyNode>?
-    if releasedFirst != nil || node.parkedBranch != nil {
-      parkedBefore = park(
-        releasedBy: node, readBy: newInputs, inOutermostDelivery, &releasedFirst, &released)
-    }
     // In place when as many (a branch that flipped): the array is not allocated again, nor the
     // old one freed, and only the inputs that changed are stored.
     if node.inputs.count == newInputs.count {
@@ -156,17 +143,12 @@ extension Engine {
     } else {
       node.inputs = ContiguousArray(newInputs)
     }
-    // A value pulled before the relink read the old inputs: no delivery takes it.
-    node.pullCache.readsMatchInputs = false
     if !oldInputs.isEmpty {
       let hadCandidates = !root.splitCandidates.isEmpty
       _ = root.countSpan(
         from: node.home, oldInputs, by: -1, walk: context.takeUniqueIdentity())
       _ = root.splitIfQuiet(hadCandidates: hadCandidates)  // the role is this thread's: queued
     }
-    #if DEBUG
-      node.relinkCount += 1
-    #endif
     // Raise ranks so that every node still comes after its inputs. Usually nothing moves (the
     // new inputs rank below the node already): checked before any work list is made.
     let reranked = node.anyInput { $0.rank >= node.rank }
@@ -195,26 +177,95 @@ extension Engine {
         work.append(child)
       }
     }
-    let inputChangesLater = newInputs.contains { $0.isQueued }
-    root.lock.unlock()
-    parkedBefore?.release()  // outside the lock: it may be the last reference
-    if let session = context.sessions.active {
-      if reranked { session.reorder() }
-      if inputChangesLater { session.push(node) }
-    }
-    if let releasedFirst {
-      if inOutermostDelivery {
-        context.primarySession.released.append(releasedFirst)
-        for input in released { context.primarySession.released.append(input) }
-      } else {
-        detachAfterDelivery(releasedFirst)
-        for input in released { detachAfterDelivery(input) }
-      }
-    }
+    completeRelink(
+      of: node, root, reranked: reranked,
+      inputChangesLater: newInputs.contains { $0.isQueued }, releasedFirst, released, context)
     #if DEBUG
       checkLocalInvariants(of: node)
       for input in oldInputsForChecks { checkLocalInvariants(of: input) }
     #endif
+  }
+
+  /// `relink(_:to:_:)` for the flip of a delivered run (`flag ? a.value : b.value`): the input
+  /// at `place` swapped for `input`, every other kept, in a delivery this thread drains. Both
+  /// inputs of the node's own home, nothing is joined, and no span counted or let go (a span
+  /// runs from each input's home to the node's, so both count none); the new input, read in
+  /// the delivered run, was attached by that read (`ReadTracker.recordUnexpected(_:)`), and
+  /// ranks below the node. Returns `false`, with nothing changed, when any of that does not
+  /// hold: the caller relinks the general way. Role.
+  static func swapInput(
+    of node: AnyNode, at place: Int, for input: AnyNode, _ context: ThreadContext
+  ) -> Bool {
+    node.assertRole()
+    let word = node.inputsElements.unsafelyUnwrapped[place]
+    guard node.isAttached, input.home === node.home,
+      word._withUnsafeGuaranteedRef({ $0.home === node.home })
+    else { return false }
+    return node.withRootLocked { root in
+      guard root.isDrained(onlyBy: context), !input.needsResuming, input.rank < node.rank else {
+        root.lock.unlock()
+        return false
+      }
+      #if DEBUG
+        let oldForChecks = word.takeUnretainedValue()
+      #endif
+      var releasedFirst: AnyNode?
+      word._withUnsafeGuaranteedRef { old in unlink(node, from: old) { releasedFirst = $0 } }
+      input.addDownstream(node)
+      node.inputs[place] = input
+      completeRelink(
+        of: node, root, reranked: false, inputChangesLater: input.isQueued, releasedFirst, [],
+        context)
+      #if DEBUG
+        checkLocalInvariants(of: node)
+        checkLocalInvariants(of: oldForChecks)
+      #endif
+      return true
+    }
+  }
+
+  /// The end of a relink of `node` under the lock of `root`, its root, once its edges and
+  /// inputs are the new ones: parks the branch let go if it may be (`releasedFirst`, the first
+  /// of what the relink let go, and `released`, the rest), unlocks, and has the delivery
+  /// under way reorder (`reranked`) or compute the node again after an input queued in it
+  /// (`inputChangesLater`). What is let go and not parked is detached: at the end of the
+  /// thread's outermost delivery, or once its domain's delivery is done. Role.
+  private static func completeRelink(
+    of node: AnyNode, _ root: Domain, reranked: Bool, inputChangesLater: Bool,
+    _ releasedFirst: consuming AnyNode?, _ released: consuming [AnyNode],
+    _ context: ThreadContext
+  ) {
+    // Inside the thread's outermost delivery (a branch that flipped as its event was
+    // delivered), what a relink lets go is kept by the session until the event's end
+    // (`detachReleased(by:_:)`): nothing queued, nor a drain to deliver it.
+    let inOutermostDelivery =
+      context.sessions.activeReference?.toOpaque()
+      == Unmanaged.passUnretained(context.primarySession).toOpaque()
+    // The branch let go may stay attached, parked; the one parked before is settled (see
+    // Engine+Parking.swift).
+    var parkedBefore: Unmanaged<AnyNode>?
+    if releasedFirst != nil || node.parkedBranch != nil {
+      parkedBefore = park(releasedBy: node, inOutermostDelivery, &releasedFirst, &released)
+    }
+    // A value pulled before the relink read the old inputs: no delivery takes it.
+    node.pullCache.readsMatchInputs = false
+    #if DEBUG
+      node.relinkCount += 1
+    #endif
+    root.lock.unlock()
+    parkedBefore?.release()  // outside the lock: it may be the last reference
+    if reranked || inputChangesLater, let session = context.sessions.active {
+      if reranked { session.reorder() }
+      if inputChangesLater { session.push(node) }
+    }
+    guard let releasedFirst else { return }
+    if inOutermostDelivery {
+      context.primarySession.released.append(releasedFirst)
+      for input in released { context.primarySession.released.append(input) }
+    } else {
+      detachAfterDelivery(releasedFirst)
+      for input in released { detachAfterDelivery(input) }
+    }
   }
 
   /// Moves the edges of `node`, attached, from its inputs to `newInputs`, touching only those
