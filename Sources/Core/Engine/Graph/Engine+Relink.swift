@@ -42,6 +42,21 @@ extension Engine {
     of node: AnyNode, to newInputs: [AnyNode], releasingAfterwards held: [AnyNode],
     heldBy tracker: ReadTracker?, _ context: ThreadContext
   ) -> Bool {
+    // A branch that flipped (one input swapped for another of the node's home, the common
+    // switch of a computed property and of `flatMapLatest`): in place, nothing joined or
+    // matched.
+    if let place = onlyPlaceSwapped(of: node, in: newInputs),
+      newInputs.withUnsafeBufferPointer({ buffer in
+        // Borrowed: the caller's array holds it.
+        Unmanaged.passUnretained(buffer[place])._withUnsafeGuaranteedRef {
+          swapInput(of: node, at: place, for: $0, context)
+        }
+      })
+    {
+      for input in held { input.releaseHandle() }
+      tracker?.releaseHeld()
+      return true
+    }
     // The new links' span is counted now (see `Domain.join`), so that nothing splits what the
     // relink joins before it happens; the relink lets go of the old links' span.
     let root = Domain.join(from: node.home, newInputs).lockRoot()
@@ -186,14 +201,36 @@ extension Engine {
     #endif
   }
 
-  /// `relink(_:to:_:)` for the flip of a delivered run (`flag ? a.value : b.value`): the input
-  /// at `place` swapped for `input`, every other kept, in a delivery this thread drains. Both
-  /// inputs of the node's own home, nothing is joined, and no span counted or let go (a span
-  /// runs from each input's home to the node's, so both count none); the new input, read in
-  /// the delivered run, was attached by that read (`ReadTracker.recordUnexpected(_:)`), and
-  /// ranks below the node. Returns `false`, with nothing changed, when any of that does not
-  /// hold: the caller relinks the general way. Role.
-  static func swapInput(
+  /// The one place where `newInputs` differs from `node`'s as many inputs: the input a flip
+  /// swapped for another. `nil` when their counts differ, when none differs, or more than one.
+  /// Role (which alone changes the inputs).
+  @inline(__always)
+  private static func onlyPlaceSwapped(of node: AnyNode, in newInputs: [AnyNode]) -> Int? {
+    guard newInputs.count == node.inputs.count, let inputs = node.inputsElements else {
+      return nil
+    }
+    return newInputs.withUnsafeBufferPointer { buffer in
+      guard let reads = buffer.unmanagedElements else { return nil }
+      var swapped: Int?
+      for index in buffer.indices where reads[index].toOpaque() != inputs[index].toOpaque() {
+        guard swapped == nil else { return nil }
+        swapped = index
+      }
+      return swapped
+    }
+  }
+
+  /// `relink(_:to:_:)` for a flip (`flag ? a.value : b.value`, a `flatMapLatest` switched
+  /// between inner properties over its own sources): the input at `place` swapped for
+  /// `input`, every other kept, in a delivery this thread drains. Both inputs of the node's
+  /// own home, nothing is joined, and no span counted or let go (a span runs from each input's
+  /// home to the node's, so both count none). A delivered run's read resumed the new input if
+  /// it was suspended or parked (`ReadTracker.recordUnexpected(_:)`). Returns `false`, with
+  /// nothing changed, when the node is detached, either input is of another home, the new
+  /// input still needs resuming (a node made in the run, awaiting its attachment) or ranks at
+  /// or above the node, or this thread is not the domain's only drainer: the caller relinks
+  /// the general way. Role.
+  private static func swapInput(
     of node: AnyNode, at place: Int, for input: AnyNode, _ context: ThreadContext
   ) -> Bool {
     node.assertRole()
@@ -214,8 +251,8 @@ extension Engine {
       input.addDownstream(node)
       node.inputs[place] = input
       completeRelink(
-        of: node, root, reranked: false, inputChangesLater: input.isQueued, releasedFirst, [],
-        context)
+        of: node, root, reranked: false, inputChangesLater: input.isQueued,
+        releasedFirst, [], context)
       #if DEBUG
         checkLocalInvariants(of: node)
         checkLocalInvariants(of: oldForChecks)
@@ -226,10 +263,12 @@ extension Engine {
 
   /// The end of a relink of `node` under the lock of `root`, its root, once its edges and
   /// inputs are the new ones: parks the branch let go if it may be (`releasedFirst`, the first
-  /// of what the relink let go, and `released`, the rest), unlocks, and has the delivery
-  /// under way reorder (`reranked`) or compute the node again after an input queued in it
-  /// (`inputChangesLater`). What is let go and not parked is detached: at the end of the
-  /// thread's outermost delivery, or once its domain's delivery is done. Role.
+  /// of what the relink let go, and `released`, the rest) and settles the one parked before
+  /// (released once unlocked), marks a pulled value as not the new inputs'
+  /// (`readsMatchInputs`), unlocks, and has the delivery under way reorder (`reranked`) or
+  /// compute the node again after an input queued in it (`inputChangesLater`). What is let go
+  /// and not parked is detached: at the end of the thread's outermost delivery, or once its
+  /// domain's delivery is done. Role.
   private static func completeRelink(
     of node: AnyNode, _ root: Domain, reranked: Bool, inputChangesLater: Bool,
     _ releasedFirst: consuming AnyNode?, _ released: consuming [AnyNode],

@@ -217,18 +217,8 @@ extension ThreadContext {
     // The relink stores the inputs in place when as many (a branch that flipped), and then
     // keeps nothing of the array; otherwise the node's inputs, or the queued relink, share it.
     let asMany = node.inputs.count == tracker.recorded.count
-    let switchedNow: Bool
-    // A branch that flipped (one input swapped for another of the node's home, the common
-    // relink) is relinked in place, with nothing joined or matched.
-    if asMany, let place = tracker.onlyPlaceSwapped(from: node.inputsElements),
-      Engine.swapInput(of: node, at: place, for: tracker.recorded[place], self)
-    {
-      tracker.releaseHeld()
-      switchedNow = true
-    } else {
-      switchedNow = Engine.switchInputs(of: node, to: Array(tracker.recorded), heldBy: tracker)
-      if !switchedNow || !asMany { tracker.recordedMayBeShared = true }
-    }
+    let switchedNow = Engine.switchInputs(of: node, to: Array(tracker.recorded), heldBy: tracker)
+    if !switchedNow || !asMany { tracker.recordedMayBeShared = true }
     // Compute again, now that the new inputs' writes come through this domain, when one of
     // them, of another domain, was written between its read and the relink, or was read inside
     // a batch at a value its domain has not delivered (the relink attached it computed from
@@ -268,24 +258,6 @@ extension ThreadContext {
         computation.pulledReadsMatch = true
       }
       finishRun(tracker)
-    }
-  }
-}
-
-extension ReadTracker {
-  /// The one place where `recorded` differs from a node's as many inputs, the words at
-  /// `inputs`: the input a flip swapped for another. `nil` when none differs, or more than
-  /// one.
-  fileprivate func onlyPlaceSwapped(from inputs: UnsafePointer<Unmanaged<AnyNode>>?) -> Int? {
-    guard let inputs else { return nil }
-    return recorded.withUnsafeBufferPointer { buffer in
-      guard let reads = buffer.unmanagedElements else { return nil }
-      var swapped: Int?
-      for index in buffer.indices where reads[index].toOpaque() != inputs[index].toOpaque() {
-        guard swapped == nil else { return nil }
-        swapped = index
-      }
-      return swapped
     }
   }
 }
